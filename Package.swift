@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "alarmcal",
+  products: [
+    .library(name: "ICalendar", targets: ["ICalendar"]),
+    .library(name: "AlarmCal", targets: ["AlarmCal"]),
+    .executable(name: "alarmcal", targets: ["alarmcal"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CLibical",
+      pkgConfig: "libical",
+      providers: [.apt(["libical-dev"])]
+    ),
+    .target(name: "ICalendar", dependencies: ["CLibical"]),
+    .target(name: "AlarmCal", dependencies: ["ICalendar"]),
+    .target(name: "AlarmCalCLI", dependencies: ["AlarmCal", "ICalendar"]),
+    .executableTarget(name: "alarmcal", dependencies: ["AlarmCalCLI"]),
+    .testTarget(
+      name: "ICalendarTests",
+      dependencies: ["ICalendar"],
+      resources: [.copy("Fixtures")]
+    ),
+    .testTarget(
+      name: "AlarmCalTests",
+      dependencies: ["AlarmCal", "ICalendar"],
+      resources: [.copy("Fixtures")]
+    ),
+    .testTarget(
+      name: "AlarmCalCLITests",
+      dependencies: ["AlarmCalCLI", "alarmcal"],
+      resources: [.copy("Fixtures")]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

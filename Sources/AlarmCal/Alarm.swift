@@ -1,0 +1,53 @@
+import ICalendar
+
+/// One alarm as a clock app stores it.
+public struct Alarm: Equatable, Sendable {
+  /// When an alarm rings.
+  public enum Schedule: Equatable, Sendable {
+    /// A time of day on the given weekdays; no weekdays means it rings once, at the next
+    /// occurrence of that time.
+    case time(LocalTime, repeat: Set<Weekday>)
+    /// A one-shot reminder at a local date and time.
+    case at(LocalDateTime)
+  }
+
+  /// The stable identifier (a UUID when an app created the alarm).
+  public var id: String
+  /// When it rings.
+  public var schedule: Schedule
+  /// The label shown when it rings.
+  public var label: String
+  /// The sound's name, or nil for the default sound.
+  public var sound: String?
+  /// Whether the snooze button is offered.
+  public var snooze: Bool
+  /// Minutes between snoozes.
+  public var snoozeMinutes: Int
+  /// Whether the alarm is switched on.
+  public var enabled: Bool
+  /// The IANA time zone whose wall clock the schedule follows.
+  public var timeZone: String
+
+  /// The label a clock app shows when none was typed.
+  public static let defaultLabel = "Alarm"
+  /// The snooze interval clock apps use unless told otherwise.
+  public static let defaultSnoozeMinutes = 9
+  /// The allowed snooze intervals, in minutes.
+  public static let snoozeMinutesRange = 1...60
+
+  /// Creates an alarm; the optional fields take clock-app defaults.
+  public init(
+    id: String, schedule: Schedule, label: String = Alarm.defaultLabel, sound: String? = nil,
+    snooze: Bool = true, snoozeMinutes: Int = Alarm.defaultSnoozeMinutes, enabled: Bool = true,
+    timeZone: String
+  ) {
+    self.id = id
+    self.schedule = schedule
+    self.label = label
+    self.sound = sound
+    self.snooze = snooze
+    self.snoozeMinutes = snoozeMinutes
+    self.enabled = enabled
+    self.timeZone = timeZone
+  }
+}

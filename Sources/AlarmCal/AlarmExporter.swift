@@ -1,0 +1,147 @@
+import ICalendar
+
+/// Why alarms could not be written as iCalendar.
+public enum AlarmExportError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The alarm's zone has no VTIMEZONE definition on this system.
+  case unknownTimeZone(alarmID: String, zone: String)
+  /// libical refused to write a property.
+  case printing(String)
+
+  /// A sentence a person can act on.
+  public var description: String {
+    switch self {
+    case .unknownTimeZone(let id, let zone):
+      "alarm \(quoted(id)): time zone \(quoted(zone)) has no VTIMEZONE definition on this system"
+    case .printing(let reason): reason
+    }
+  }
+}
+
+/// Maps alarms to one VCALENDAR: a VEVENT with a VALARM per alarm, a VTIMEZONE per zone used.
+public struct AlarmExporter: Sendable {
+  /// The moment the export is for: each alarm starts at its first ring at or after it.
+  public let now: Instant
+  /// The DTSTAMP written on every event.
+  public let timestamp: Instant
+
+  /// Creates an exporter.
+  public init(now: Instant, timestamp: Instant) {
+    self.now = now
+    self.timestamp = timestamp
+  }
+
+  /// The iCalendar text: CRLF line ends, folded at 75 octets.
+  public func text(_ alarms: [Alarm]) throws(AlarmExportError) -> String {
+    do {
+      return try ICalendarPrinter.print(calendar(alarms))
+    } catch let error as ICalendarPrintError {
+      throw .printing(error.description)
+    } catch let error as AlarmExportError {
+      throw error
+    } catch {
+      throw .printing("\(error)")
+    }
+  }
+
+  /// The VCALENDAR component.
+  public func calendar(_ alarms: [Alarm]) throws(AlarmExportError) -> ICalComponent {
+    var events: [ICalComponent] = []
+    events.reserveCapacity(alarms.count)
+    var earliestStart: [String: Instant] = [:]
+    var rulesByZone: [String: TimeZoneRules] = [:]
+    for alarm in alarms {
+      let rules: TimeZoneRules
+      if let known = rulesByZone[alarm.timeZone] {
+        rules = known
+      } else {
+        guard let made = TimeZoneRules(identifier: alarm.timeZone) else {
+          throw .unknownTimeZone(alarmID: alarm.id, zone: alarm.timeZone)
+        }
+        rulesByZone[alarm.timeZone] = made
+        rules = made
+      }
+      let start = AlarmRings.firstStart(of: alarm.schedule, atOrAfter: now, in: rules)
+      let instant = rules.instant(for: start)
+      earliestStart[alarm.timeZone] = min(earliestStart[alarm.timeZone] ?? instant, instant)
+      events.append(event(for: alarm, start: start))
+    }
+    var zones: [ICalComponent] = []
+    for (zone, start) in earliestStart.sorted(by: { $0.key < $1.key }) {
+      // A day of margin keeps the observance in force at the first ring in the definition.
+      guard
+        let definition = VTimezoneLibrary.vtimezone(
+          for: zone, from: start.adding(seconds: -86_400).utc)
+      else {
+        let id = alarms.first { $0.timeZone == zone }?.id ?? ""
+        throw .unknownTimeZone(alarmID: id, zone: zone)
+      }
+      zones.append(definition)
+    }
+    return ICalComponent(
+      "VCALENDAR",
+      properties: [
+        ICalProperty("VERSION", "2.0"),
+        ICalProperty.text("PRODID", AlarmVocabulary.productID),
+        ICalProperty("CALSCALE", "GREGORIAN"),
+        ICalProperty.text("X-WR-CALNAME", "Alarms"),
+      ],
+      components: zones + events)
+  }
+
+  private func event(for alarm: Alarm, start: LocalDateTime) -> ICalComponent {
+    var event = ICalComponent("VEVENT")
+    event.add(ICalProperty.text("UID", alarm.id))
+    event.add(DateTimeValue.utc(timestamp.utc).property("DTSTAMP"))
+    event.add(DateTimeValue.zoned(start, tzid: alarm.timeZone).property("DTSTART"))
+    if case .time(_, let days) = alarm.schedule {
+      if days.isEmpty {
+        event.add(ICalProperty(AlarmVocabulary.rings, AlarmVocabulary.ringsOnce))
+      } else {
+        let codes = days.sorted().map(\.icalCode).joined(separator: ",")
+        event.add(ICalProperty("RRULE", "FREQ=WEEKLY;BYDAY=\(codes)"))
+      }
+    }
+    if !alarm.label.isEmpty { event.add(ICalProperty.text("SUMMARY", alarm.label)) }
+    // An alarm does not make its owner busy (RFC 5545 §3.8.2.7).
+    event.add(ICalProperty("TRANSP", "TRANSPARENT"))
+    var valarm = ICalComponent("VALARM")
+    valarm.add(
+      ICalProperty(
+        "ACTION", alarm.enabled ? AlarmVocabulary.enabledAction : AlarmVocabulary.disabledAction))
+    valarm.add(ICalProperty("TRIGGER", ICalDuration.zero.description))
+    if let sound = alarm.sound {
+      valarm.add(ICalProperty("ATTACH", sound, parameters: [ICalParameter("VALUE", "URI")]))
+    }
+    valarm.add(ICalProperty(AlarmVocabulary.snooze, alarm.snooze ? "TRUE" : "FALSE"))
+    valarm.add(
+      ICalProperty(
+        AlarmVocabulary.snoozeInterval,
+        ICalDuration(seconds: alarm.snoozeMinutes * 60).description))
+    event.components.append(valarm)
+    return event
+  }
+}
+
+/// Ring-time arithmetic on alarm schedules.
+public enum AlarmRings {
+  /// The wall-clock start of the first ring at or after `now`: for a time-of-day alarm the
+  /// next matching day whose ring instant (RFC 5545 §3.3.5) is not before `now`; for a
+  /// one-shot reminder its own date-time.
+  public static func firstStart(
+    of schedule: Alarm.Schedule, atOrAfter now: Instant, in rules: TimeZoneRules
+  ) -> LocalDateTime {
+    switch schedule {
+    case .at(let local):
+      return local
+    case .time(let time, let days):
+      let today = rules.local(at: now).date
+      for offset in 0...7 {
+        let date = today.adding(days: offset)
+        guard days.isEmpty || days.contains(date.weekday) else { continue }
+        let candidate = LocalDateTime(date, time)
+        if rules.instant(for: candidate) >= now { return candidate }
+      }
+      return LocalDateTime(today.adding(days: 7), time)
+    }
+  }
+}

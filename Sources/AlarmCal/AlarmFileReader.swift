@@ -1,0 +1,347 @@
+import Foundation
+import ICalendar
+
+/// Reads alarm lists: alarmcal's own format and the record shape iOS alarm apps persist.
+///
+/// Every problem is collected, so one run reports them all; nothing is returned on any problem.
+public struct AlarmFileReader: Sendable {
+  /// The file name used in messages.
+  public let fileName: String
+  /// The zone for alarms that name none and sit in a file without a default.
+  public let defaultTimeZone: String
+
+  /// Creates a reader.
+  public init(fileName: String, defaultTimeZone: String) {
+    self.fileName = fileName
+    self.defaultTimeZone = defaultTimeZone
+  }
+
+  /// The alarms in `bytes`, or every problem found.
+  public func read(_ bytes: [UInt8]) -> Result<[Alarm], AlarmFileProblems> {
+    let root: JSONValue
+    do {
+      root = try JSONParser().parse(bytes)
+    } catch {
+      return .failure(AlarmFileProblems([problem(nil, nil, "not valid JSON: \(error)")]))
+    }
+    var problems: [AlarmFileProblem] = []
+    var zone = defaultTimeZone
+    let records: [JSONValue]
+    switch root {
+    case .array(let items):
+      records = items
+    case .object(let members):
+      for member in members {
+        switch member.key {
+        case "alarms", "$schema": break
+        case "timeZone":
+          if let name = member.value.stringValue, TimeZoneRules(identifier: name) != nil {
+            zone = name
+          } else {
+            problems.append(problem(nil, nil, zoneMessage("timeZone", member.value)))
+          }
+        default:
+          problems.append(problem(nil, nil, "unknown top-level field \(quoted(member.key))"))
+        }
+      }
+      guard let list = root["alarms"] else {
+        problems.append(problem(nil, nil, "no \"alarms\" array at the top level"))
+        return .failure(AlarmFileProblems(problems))
+      }
+      guard let items = list.arrayValue else {
+        problems.append(problem(nil, nil, "\"alarms\" must be an array, not \(list.typeName)"))
+        return .failure(AlarmFileProblems(problems))
+      }
+      records = items
+    default:
+      return .failure(
+        AlarmFileProblems([
+          problem(nil, nil, "the top level must be an object or an array, not \(root.typeName)")
+        ]))
+    }
+    var alarms: [Alarm] = []
+    alarms.reserveCapacity(records.count)
+    var identical: [String: Int] = [:]
+    for (offset, record) in records.enumerated() {
+      var derivedID = ""
+      if record["id"] == nil, record["creatTime"] == nil {
+        // Same content, same id, on every run; identical records are told apart by their order.
+        let content = JSONWriter(style: .compact).string(from: record)
+        let occurrence = identical[content, default: 0]
+        identical[content] = occurrence + 1
+        derivedID = AlarmIdentifier.derived(from: "\(content)\u{0}\(occurrence)")
+      }
+      var decoder = RecordDecoder(
+        reader: self, index: offset + 1, record: record, zone: zone, derivedID: derivedID,
+        problems: [])
+      if let alarm = decoder.decode() { alarms.append(alarm) }
+      problems += decoder.problems
+    }
+    var seen: [String: Int] = [:]
+    for (offset, alarm) in alarms.enumerated() {
+      if let first = seen[alarm.id] {
+        problems.append(
+          problem(
+            offset + 1, alarm.label, "id \(quoted(alarm.id)) is already used by alarm \(first)"))
+      } else {
+        seen[alarm.id] = offset + 1
+      }
+    }
+    return problems.isEmpty ? .success(alarms) : .failure(AlarmFileProblems(problems))
+  }
+
+  func problem(_ index: Int?, _ name: String?, _ message: String) -> AlarmFileProblem {
+    AlarmFileProblem(file: fileName, alarmIndex: index, alarmName: name, message: message)
+  }
+
+  func zoneMessage(_ field: String, _ value: JSONValue) -> String {
+    guard let name = value.stringValue else {
+      return "\(field) must be a string, not \(value.typeName)"
+    }
+    return "\(field) \(quoted(name)) is not a known IANA time zone"
+  }
+}
+
+/// Every problem found in one alarm file.
+public struct AlarmFileProblems: Error, Equatable, Sendable {
+  /// The problems in file order.
+  public let problems: [AlarmFileProblem]
+
+  /// Wraps problems.
+  public init(_ problems: [AlarmFileProblem]) { self.problems = problems }
+}
+
+/// Decodes one alarm record, collecting a problem per bad field.
+private struct RecordDecoder {
+  let reader: AlarmFileReader
+  let index: Int
+  let record: JSONValue
+  let zone: String
+  let derivedID: String
+  var problems: [AlarmFileProblem]
+
+  private var name: String? {
+    record["label"]?.stringValue ?? record["name"]?.stringValue
+  }
+
+  mutating func decode() -> Alarm? {
+    guard case .object(let members) = record else {
+      fail("must be an object, not \(record.typeName)")
+      return nil
+    }
+    return record["alarmTime"] != nil ? decodeAppRecord(members) : decodeOwn(members)
+  }
+
+  private mutating func fail(_ message: String) {
+    problems.append(reader.problem(index, name, message))
+  }
+
+  // MARK: alarmcal's own record
+
+  private static let ownFields: Set<String> = [
+    "id", "time", "at", "repeat", "label", "sound", "snooze", "snoozeMinutes", "enabled",
+    "timeZone",
+  ]
+
+  private mutating func decodeOwn(_ members: [JSONMember]) -> Alarm? {
+    for member in members where !Self.ownFields.contains(member.key) {
+      fail("unknown field \(quoted(member.key))")
+    }
+    let before = problems.count
+    let id = identifier("id") ?? derivedID
+    let schedule = ownSchedule()
+    let label = string("label").map(Self.normalizedLabel) ?? Alarm.defaultLabel
+    let sound = soundName("sound")
+    let snooze = bool("snooze") ?? true
+    let snoozeMinutes = snoozeInterval("snoozeMinutes")
+    let enabled = bool("enabled") ?? true
+    let timeZone = zoneName("timeZone")
+    guard problems.count == before, let schedule else { return nil }
+    return Alarm(
+      id: id, schedule: schedule, label: label, sound: sound, snooze: snooze,
+      snoozeMinutes: snoozeMinutes, enabled: enabled, timeZone: timeZone)
+  }
+
+  private mutating func ownSchedule() -> Alarm.Schedule? {
+    switch (record["time"], record["at"]) {
+    case (nil, nil):
+      fail("needs either \"time\" (with \"repeat\") or \"at\"")
+      return nil
+    case (.some, .some):
+      fail("has both \"time\" and \"at\"; a one-shot reminder uses \"at\" alone")
+      return nil
+    case (.some(let value), nil):
+      let days = weekdays()
+      guard let time = clockTime("time", value), let days else { return nil }
+      return .time(time, repeat: days)
+    case (nil, .some(let value)):
+      if record["repeat"] != nil {
+        fail("\"repeat\" cannot be combined with \"at\" (a one-shot reminder rings once)")
+      }
+      guard let text = value.stringValue else {
+        fail("at must be a string, not \(value.typeName)")
+        return nil
+      }
+      guard let local = AlarmTextFormats.localDateTime(text) else {
+        fail("at \(quoted(text)) is not a valid local date-time (YYYY-MM-DDTHH:mm)")
+        return nil
+      }
+      return .at(local)
+    }
+  }
+
+  private mutating func weekdays() -> Set<Weekday>? {
+    guard let value = record["repeat"], value != .null else { return [] }
+    guard let items = value.arrayValue else {
+      fail("repeat must be an array of weekday names, not \(value.typeName)")
+      return nil
+    }
+    var days = Set<Weekday>()
+    var ok = true
+    for item in items {
+      guard let text = item.stringValue, let day = AlarmTextFormats.weekday(named: text) else {
+        let shown = item.stringValue.map(quoted) ?? item.typeName
+        fail("repeat: \(shown) is not a weekday name (mon, tue, wed, thu, fri, sat, sun)")
+        ok = false
+        continue
+      }
+      if !days.insert(day).inserted {
+        fail("repeat: \(quoted(text)) is listed twice")
+        ok = false
+      }
+    }
+    return ok ? days : nil
+  }
+
+  // MARK: the iOS app record
+
+  private static let appFields: Set<String> = [
+    "alarmTime", "name", "repeatDays", "sound", "snoozeEnabled", "isEnabled", "creatTime",
+  ]
+
+  private mutating func decodeAppRecord(_ members: [JSONMember]) -> Alarm? {
+    for member in members where !Self.appFields.contains(member.key) {
+      fail("unknown field \(quoted(member.key)) in an app alarm record")
+    }
+    let before = problems.count
+    let time = record["alarmTime"].flatMap { clockTime("alarmTime", $0) }
+    let days = appRepeatDays()
+    let label = string("name").map(Self.normalizedLabel) ?? Alarm.defaultLabel
+    let sound = soundName("sound")
+    let snooze = bool("snoozeEnabled") ?? true
+    let enabled = bool("isEnabled") ?? true
+    let id: String
+    switch record["creatTime"] {
+    case .string(let text)?: id = identifier("creatTime") ?? text
+    case .number(let literal)?: id = literal
+    case nil: id = derivedID
+    case let other?:
+      fail("creatTime must be a string or a number, not \(other.typeName)")
+      id = ""
+    }
+    guard problems.count == before, let time, let days else { return nil }
+    return Alarm(
+      id: id, schedule: .time(time, repeat: days), label: label, sound: sound, snooze: snooze,
+      enabled: enabled, timeZone: zone)
+  }
+
+  private mutating func appRepeatDays() -> Set<Weekday>? {
+    guard let value = record["repeatDays"], value != .null else { return [] }
+    guard let items = value.arrayValue, items.count == 7,
+      items.allSatisfy({ $0.boolValue != nil })
+    else {
+      fail("repeatDays must be an array of 7 booleans, Sunday first")
+      return nil
+    }
+    // Sunday first: index 0 is Sunday, 1 Monday, ... 6 Saturday.
+    let sundayFirst: [Weekday] = [
+      .sunday, .monday, .tuesday, .wednesday, .thursday, .friday, .saturday,
+    ]
+    return Set(zip(sundayFirst, items).filter { $0.1.boolValue == true }.map(\.0))
+  }
+
+  // MARK: fields
+
+  private mutating func clockTime(_ field: String, _ value: JSONValue) -> LocalTime? {
+    guard let text = value.stringValue else {
+      fail("\(field) must be a string, not \(value.typeName)")
+      return nil
+    }
+    guard let time = AlarmTextFormats.clockTime(text) else {
+      fail("\(field) \(quoted(text)) is not a valid HH:mm time")
+      return nil
+    }
+    return time
+  }
+
+  private mutating func string(_ field: String) -> String? {
+    guard let value = record[field] else { return nil }
+    guard let text = value.stringValue else {
+      fail("\(field) must be a string, not \(value.typeName)")
+      return nil
+    }
+    return text
+  }
+
+  /// Labels lose surrounding white space (iCalendar readers such as libical drop it) and
+  /// CRLF becomes LF (TEXT has one line-break escape), so labels survive a round trip.
+  static func normalizedLabel(_ text: String) -> String {
+    text.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(
+      in: .whitespacesAndNewlines)
+  }
+
+  private mutating func identifier(_ field: String) -> String? {
+    guard let text = string(field) else { return nil }
+    if text.isEmpty || text != text.trimmingCharacters(in: .whitespacesAndNewlines)
+      || text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+    {
+      fail(
+        "\(field) \(quoted(text)) must be non-empty, without surrounding spaces or control characters"
+      )
+      return nil
+    }
+    return text
+  }
+
+  private mutating func soundName(_ field: String) -> String? {
+    if record[field] == .null { return nil }
+    guard let text = string(field) else { return nil }
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    if trimmed.isEmpty { return nil }
+    if trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+      fail("\(field) \(quoted(text)) contains control characters")
+      return nil
+    }
+    return trimmed
+  }
+
+  private mutating func bool(_ field: String) -> Bool? {
+    guard let value = record[field] else { return nil }
+    guard let flag = value.boolValue else {
+      fail("\(field) must be true or false, not \(value.typeName)")
+      return nil
+    }
+    return flag
+  }
+
+  private mutating func snoozeInterval(_ field: String) -> Int {
+    guard let value = record[field] else { return Alarm.defaultSnoozeMinutes }
+    guard let minutes = value.intValue, Alarm.snoozeMinutesRange.contains(minutes) else {
+      let shown = value.intValue.map(String.init) ?? value.typeName
+      fail(
+        "\(field) must be a whole number of minutes from \(Alarm.snoozeMinutesRange.lowerBound) to \(Alarm.snoozeMinutesRange.upperBound), not \(shown)"
+      )
+      return Alarm.defaultSnoozeMinutes
+    }
+    return minutes
+  }
+
+  private mutating func zoneName(_ field: String) -> String {
+    guard let value = record[field] else { return zone }
+    guard let name = value.stringValue, TimeZoneRules(identifier: name) != nil else {
+      fail(reader.zoneMessage(field, value))
+      return zone
+    }
+    return name
+  }
+}

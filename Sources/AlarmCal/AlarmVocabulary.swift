@@ -1,0 +1,22 @@
+/// The iCalendar names alarmcal writes and reads: one home for the mapping's vocabulary.
+///
+/// Standard properties carry what RFC 5545 gives a meaning (UID, DTSTART, RRULE, SUMMARY, ACTION,
+/// TRIGGER, ATTACH); `X-ALARMCAL-` properties carry only what no standard covers.
+enum AlarmVocabulary {
+  /// The PRODID of files alarmcal writes.
+  static let productID = "-//alarmcal//alarmcal 0.1//EN"
+  /// VALARM: the snooze switch, `TRUE` or `FALSE`.
+  static let snooze = "X-ALARMCAL-SNOOZE"
+  /// VALARM: the snooze interval, a DURATION such as `PT9M`.
+  static let snoozeInterval = "X-ALARMCAL-SNOOZE-INTERVAL"
+  /// VEVENT: `ONCE` marks an alarm that rings once at the next occurrence of its time, so the
+  /// date of DTSTART came from the export time and is not part of the alarm.
+  static let rings = "X-ALARMCAL-RINGS"
+  /// The value of ``rings`` for a time-of-day alarm without repeat days.
+  static let ringsOnce = "ONCE"
+  /// VALARM `ACTION` of an enabled alarm: it plays a sound (RFC 5545 §3.8.6.1).
+  static let enabledAction = "AUDIO"
+  /// VALARM `ACTION` of a disabled alarm. RFC 5545 §3.8.6.1 has clients ignore alarms whose
+  /// action they do not recognize; Apple's clients write and honour `NONE` as "no alert".
+  static let disabledAction = "NONE"
+}

@@ -1,0 +1,85 @@
+/// One token of a command line after scanning.
+enum ArgumentToken: Equatable {
+  /// `--name`, `--name=value`, `-n`, with an inline value when written with `=`.
+  case option(name: String, inlineValue: String?)
+  /// Anything else, including `-` (stdin/stdout) and everything after `--`.
+  case positional(String)
+}
+
+/// Splits arguments into options and positionals: `--x=v`, `--x v`, `-x v`, `-`, `--`.
+enum ArgumentScanner {
+  static func scan(_ arguments: [String]) -> [ArgumentToken] {
+    var tokens: [ArgumentToken] = []
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      if argument == "--" {
+        tokens += rest.map(ArgumentToken.positional)
+        break
+      }
+      if argument.hasPrefix("--") {
+        let body = argument.dropFirst(2)
+        if let equals = body.firstIndex(of: "=") {
+          tokens.append(
+            .option(
+              name: String(body[..<equals]), inlineValue: String(body[body.index(after: equals)...])
+            ))
+        } else {
+          tokens.append(.option(name: String(body), inlineValue: nil))
+        }
+      } else if argument.hasPrefix("-"), argument.count > 1 {
+        tokens.append(.option(name: String(argument.dropFirst()), inlineValue: nil))
+      } else {
+        tokens.append(.positional(argument))
+      }
+    }
+    return tokens
+  }
+}
+
+/// A command-line mistake, reported with exit code 64.
+struct UsageError: Error, Equatable {
+  let message: String
+  init(_ message: String) { self.message = message }
+}
+
+/// Collects a command's options and positionals from scanned tokens.
+struct ParsedArguments {
+  var values: [String: String] = [:]
+  var flags: Set<String> = []
+  var positionals: [String] = []
+
+  /// `valued` options take a value (`--to ics`); `flags` do not; `aliases` map short names.
+  init(
+    _ arguments: [String], valued: Set<String>, flags known: Set<String>,
+    aliases: [String: String] = [:]
+  ) throws(UsageError) {
+    var tokens = ArgumentScanner.scan(arguments)[...]
+    while let token = tokens.popFirst() {
+      switch token {
+      case .positional(let text):
+        positionals.append(text)
+      case .option(let written, let inline):
+        let name = aliases[written] ?? written
+        let shown = written.count == 1 ? "-\(written)" : "--\(written)"
+        if valued.contains(name) {
+          let value: String
+          if let inline {
+            value = inline
+          } else if case .positional(let next)? = tokens.first {
+            value = next
+            tokens.removeFirst()
+          } else {
+            throw UsageError("option \(shown) needs a value")
+          }
+          guard values[name] == nil else { throw UsageError("option \(shown) is given twice") }
+          values[name] = value
+        } else if known.contains(name) {
+          guard inline == nil else { throw UsageError("option \(shown) takes no value") }
+          flags.insert(name)
+        } else {
+          throw UsageError("unknown option \(shown)")
+        }
+      }
+    }
+  }
+}

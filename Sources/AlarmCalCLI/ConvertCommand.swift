@@ -1,0 +1,198 @@
+import AlarmCal
+import Foundation
+import ICalendar
+
+/// `alarmcal convert`: alarm list ⇄ iCalendar.
+enum ConvertCommand {
+  enum Format: String {
+    case ics
+    case json
+
+    init?(pathExtension path: String) {
+      switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+      case "ics", "ical", "icalendar", "ifb": self = .ics
+      case "json": self = .json
+      default: return nil
+      }
+    }
+
+    /// Sniffs the content: JSON starts with `{` or `[`, iCalendar with `BEGIN:`.
+    init?(content bytes: [UInt8]) {
+      var body = bytes[...]
+      if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+      guard let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+        return nil
+      }
+      switch first {
+      case UInt8(ascii: "{"), UInt8(ascii: "["): self = .json
+      case UInt8(ascii: "B"), UInt8(ascii: "b"): self = .ics
+      default: return nil
+      }
+    }
+
+    var other: Format { self == .ics ? .json : .ics }
+  }
+
+  struct Options {
+    var input: String
+    var output: String?
+    var to: Format?
+    var zone: TimeZoneRules
+    var now: Instant
+    var timestamp: Instant
+    var strict: Bool
+  }
+
+  static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
+    let options: Options
+    do {
+      let parsed = try ParsedArguments(
+        arguments, valued: ["output", "to", "tz", "now"], flags: ["strict", "help"],
+        aliases: ["o": "output", "h": "help"])
+      if parsed.flags.contains("help") {
+        context.standardOutput.write(HelpText.convert)
+        return .success
+      }
+      options = try validate(parsed, context: context)
+    } catch {
+      context.standardError.write(
+        "alarmcal convert: error: \(error.message)\n"
+          + "Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--tz ZONE] [--now ISO-8601] [--strict]\n"
+          + "Run 'alarmcal help convert' for details.\n")
+      return .usage
+    }
+    return convert(options, context: context)
+  }
+
+  private static func validate(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError)
+    -> Options
+  {
+    guard let input = parsed.positionals.first else { throw UsageError("missing INPUT") }
+    guard parsed.positionals.count == 1 else {
+      throw UsageError("unexpected argument '\(parsed.positionals[1])'")
+    }
+    var to: Format?
+    if let text = parsed.values["to"] {
+      guard let format = Format(rawValue: text.lowercased()) else {
+        throw UsageError("--to must be ics or json, not '\(text)'")
+      }
+      to = format
+    }
+    let zone = try zoneOption(parsed.values["tz"])
+    let now: Instant
+    if let text = parsed.values["now"] {
+      guard let parsedNow = TimestampArgument.parse(text, in: zone) else {
+        throw UsageError("--now '\(text)' is not an ISO 8601 date-time (e.g. 2026-12-02T07:00:00Z)")
+      }
+      now = parsedNow
+    } else {
+      now = Instant(secondsSince1970: Int64(context.clock().timeIntervalSince1970.rounded(.down)))
+    }
+    var timestamp = now
+    if let epoch = context.environment["SOURCE_DATE_EPOCH"], !epoch.isEmpty {
+      guard let seconds = Int64(epoch) else {
+        throw UsageError("SOURCE_DATE_EPOCH '\(epoch)' is not a whole number of seconds")
+      }
+      timestamp = Instant(secondsSince1970: seconds)
+    }
+    let output = parsed.values["output"]
+    if let output, output != "-", input != "-", InputFile.sameFile(input, output) {
+      throw UsageError("refusing to overwrite the input file \(input)")
+    }
+    return Options(
+      input: input, output: output, to: to, zone: zone, now: now, timestamp: timestamp,
+      strict: parsed.flags.contains("strict"))
+  }
+
+  /// The `--tz` zone, or the system zone.
+  static func zoneOption(_ text: String?) throws(UsageError) -> TimeZoneRules {
+    if let text {
+      guard let iana = TimeZoneNames.ianaIdentifier(forTZID: text),
+        let rules = TimeZoneRules(identifier: iana)
+      else { throw UsageError("--tz '\(text)' is not a known IANA time zone") }
+      return rules
+    }
+    return TimeZoneRules(identifier: Foundation.TimeZone.current.identifier) ?? .utc
+  }
+
+  private static func convert(_ options: Options, context: ToolContext) -> ExitCode {
+    let err = context.standardError
+    let bytes: [UInt8]
+    do {
+      bytes = try InputFile.read(options.input, context: context)
+    } catch {
+      err.write("alarmcal: error: \(error.message)\n")
+      return .noInput
+    }
+    let name = options.input == "-" ? "<stdin>" : options.input
+    guard let inputFormat = Format(pathExtension: options.input) ?? Format(content: bytes) else {
+      err.write("\(name): not an alarm list (JSON) nor iCalendar data\n")
+      return .badData
+    }
+    let outputFormat =
+      options.to ?? options.output.flatMap { $0 == "-" ? nil : Format(pathExtension: $0) }
+      ?? inputFormat.other
+
+    var alarms: [Alarm]
+    switch inputFormat {
+    case .json:
+      let reader = AlarmFileReader(fileName: name, defaultTimeZone: options.zone.identifier)
+      switch reader.read(bytes) {
+      case .success(let read): alarms = read
+      case .failure(let failure):
+        for problem in failure.problems { err.write("\(problem)\n") }
+        return .badData
+      }
+    case .ics:
+      let text: String
+      switch InputFile.utf8Text(bytes) {
+      case .success(let decoded): text = decoded
+      case .failure(let failure):
+        err.write(
+          "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
+        )
+        return .badData
+      }
+      let importer = AlarmImporter(
+        fileName: name, defaultTimeZone: options.zone.identifier, now: options.now)
+      do {
+        let result = try importer.importAlarms(fromText: text)
+        for loss in result.losses { err.write("\(loss)\n") }
+        if options.strict && !result.losses.isEmpty {
+          err.write(
+            "alarmcal: error: --strict: \(result.losses.count) item(s) could not be kept; nothing written\n"
+          )
+          return .problemsFound
+        }
+        alarms = result.alarms
+      } catch {
+        err.write("\(error)\n")
+        return .badData
+      }
+    }
+
+    let output: String
+    switch outputFormat {
+    case .json:
+      output = AlarmFileWriter.text(alarms)
+    case .ics:
+      do {
+        output = try AlarmExporter(now: options.now, timestamp: options.timestamp).text(alarms)
+      } catch {
+        err.write("\(name): \(error)\n")
+        return .badData
+      }
+    }
+    guard let path = options.output, path != "-" else {
+      context.standardOutput.write(output)
+      return .success
+    }
+    do {
+      try AtomicFile.write(output, to: path)
+    } catch {
+      err.write("alarmcal: error: \(error.message)\n")
+      return .ioError
+    }
+    return .success
+  }
+}

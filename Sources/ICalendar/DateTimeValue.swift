@@ -1,0 +1,92 @@
+/// A DATE or DATE-TIME value in the form it was written, RFC 5545 §3.3.4 and §3.3.5.
+public enum DateTimeValue: Hashable, Sendable {
+  /// `VALUE=DATE`: a whole day, floating.
+  case date(LocalDate)
+  /// A local time with no zone (form #1): the same wall clock wherever the reader is.
+  case floating(LocalDateTime)
+  /// A UTC time (form #2, trailing `Z`).
+  case utc(LocalDateTime)
+  /// A local time in a named zone (form #3, `TZID=`).
+  case zoned(LocalDateTime, tzid: String)
+
+  /// Reads the value of a DTSTART-like property: `VALUE=DATE`, a `Z` suffix or a `TZID`.
+  public init?(property: ICalProperty) {
+    let isDate = property.parameter("VALUE")?.uppercased() == "DATE"
+    self.init(text: property.value, tzid: property.parameter("TZID"), isDate: isDate)
+  }
+
+  /// Reads `YYYYMMDD` (when `isDate` or when the text has no time) or `YYYYMMDDTHHMMSS[Z]`.
+  public init?(text: String, tzid: String? = nil, isDate: Bool = false) {
+    let bytes = Array(text.utf8)
+    if bytes.count == 8 {
+      guard let date = DateTimeValue.date(bytes) else { return nil }
+      self = .date(date)
+      return
+    }
+    guard !isDate, bytes.count == 15 || bytes.count == 16, bytes[8] == UInt8(ascii: "T"),
+      let date = DateTimeValue.date(bytes),
+      let hour = DateTimeValue.number(bytes[9..<11]),
+      let minute = DateTimeValue.number(bytes[11..<13]),
+      let second = DateTimeValue.number(bytes[13..<15]),
+      let time = LocalTime(hour: hour, minute: minute, second: second)
+    else { return nil }
+    let local = LocalDateTime(date, time)
+    if bytes.count == 16 {
+      guard bytes[15] == UInt8(ascii: "Z") || bytes[15] == UInt8(ascii: "z") else { return nil }
+      self = .utc(local)
+    } else if let tzid, !tzid.isEmpty {
+      self = .zoned(local, tzid: tzid)
+    } else {
+      self = .floating(local)
+    }
+  }
+
+  /// The wall-clock reading as written (midnight for a DATE).
+  public var local: LocalDateTime {
+    switch self {
+    case .date(let date): LocalDateTime(date, .midnight)
+    case .floating(let local), .utc(let local), .zoned(let local, _): local
+    }
+  }
+
+  /// Whether this is a DATE (all-day) value.
+  public var isDate: Bool {
+    if case .date = self { return true }
+    return false
+  }
+
+  /// The value text as RFC 5545 writes it (`YYYYMMDD`, `YYYYMMDDTHHMMSS`, or with `Z`).
+  public var icalString: String {
+    switch self {
+    case .date(let date): date.icalString
+    case .floating(let local), .zoned(let local, _): local.icalString
+    case .utc(let local): local.icalString + "Z"
+    }
+  }
+
+  /// The property that carries this value, with `TZID` or `VALUE=DATE` as needed.
+  public func property(_ name: String) -> ICalProperty {
+    switch self {
+    case .date: ICalProperty(name, icalString, parameters: [ICalParameter("VALUE", "DATE")])
+    case .zoned(_, let tzid):
+      ICalProperty(name, icalString, parameters: [ICalParameter("TZID", tzid)])
+    case .floating, .utc: ICalProperty(name, icalString)
+    }
+  }
+
+  private static func date(_ bytes: [UInt8]) -> LocalDate? {
+    guard let year = number(bytes[0..<4]), let month = number(bytes[4..<6]),
+      let day = number(bytes[6..<8])
+    else { return nil }
+    return LocalDate(year: year, month: month, day: day)
+  }
+
+  private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+    var value = 0
+    for byte in digits {
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+      value = value * 10 + Int(byte - UInt8(ascii: "0"))
+    }
+    return value
+  }
+}

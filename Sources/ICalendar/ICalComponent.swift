@@ -1,0 +1,45 @@
+/// One iCalendar component (VCALENDAR, VEVENT, VALARM, ...) copied out of libical into plain values.
+public struct ICalComponent: Equatable, Sendable {
+  /// The component name in upper case, such as `VEVENT`.
+  public var name: String
+  /// The properties in document order.
+  public var properties: [ICalProperty]
+  /// The child components in document order.
+  public var components: [ICalComponent]
+  /// The physical line (1-based) of the component's `BEGIN` line in the parsed text, if known.
+  public var line: Int?
+
+  /// Creates a component.
+  public init(
+    _ name: String, properties: [ICalProperty] = [], components: [ICalComponent] = [],
+    line: Int? = nil
+  ) {
+    self.name = name.uppercased()
+    self.properties = properties
+    self.components = components
+    self.line = line
+  }
+
+  /// The first property with this name (case-insensitive), if any.
+  public func property(_ name: String) -> ICalProperty? {
+    let wanted = name.uppercased()
+    return properties.first { $0.name == wanted }
+  }
+
+  /// Every property with this name (case-insensitive), in document order.
+  public func properties(named name: String) -> [ICalProperty] {
+    let wanted = name.uppercased()
+    return properties.filter { $0.name == wanted }
+  }
+
+  /// The child components with this name (case-insensitive), in document order.
+  public func components(named name: String) -> [ICalComponent] {
+    let wanted = name.uppercased()
+    return components.filter { $0.name == wanted }
+  }
+
+  /// Appends a property.
+  public mutating func add(_ property: ICalProperty) {
+    properties.append(property)
+  }
+}

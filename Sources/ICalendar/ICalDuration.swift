@@ -1,0 +1,86 @@
+/// An RFC 5545 §3.3.6 DURATION: weeks and days are nominal, the time part is exact.
+public struct ICalDuration: Hashable, Sendable, CustomStringConvertible {
+  /// Whether the duration points back in time.
+  public let isNegative: Bool
+  /// Nominal days (weeks are stored as 7 days each).
+  public let days: Int
+  /// Exact seconds (the hour, minute and second part).
+  public let seconds: Int
+
+  /// Creates a duration from its nominal days and exact seconds.
+  public init(negative: Bool = false, days: Int = 0, seconds: Int = 0) {
+    isNegative = negative && (days != 0 || seconds != 0)
+    self.days = days
+    self.seconds = seconds
+  }
+
+  /// Zero.
+  public static let zero = ICalDuration()
+
+  /// Parses `[+-]P[nW][nD][T[nH][nM][nS]]`; nil when the text is not a duration.
+  public init?(_ text: String) {
+    var chars = Array(text.uppercased().utf8)[...]
+    var negative = false
+    if let sign = chars.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+      negative = sign == UInt8(ascii: "-")
+      chars = chars.dropFirst()
+    }
+    guard chars.first == UInt8(ascii: "P") else { return nil }
+    chars = chars.dropFirst()
+    var days = 0
+    var seconds = 0
+    var inTime = false
+    var sawPart = false
+    var sawTimePart = false
+    var number: Int?
+    for byte in chars {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        let digit = Int(byte - UInt8(ascii: "0"))
+        let (times, o1) = (number ?? 0).multipliedReportingOverflow(by: 10)
+        let (sum, o2) = times.addingReportingOverflow(digit)
+        guard !o1, !o2, sum <= 1_000_000_000 else { return nil }
+        number = sum
+      case UInt8(ascii: "T"):
+        guard !inTime, number == nil else { return nil }
+        inTime = true
+      default:
+        guard let value = number else { return nil }
+        switch (byte, inTime) {
+        case (UInt8(ascii: "W"), false): days += value * 7
+        case (UInt8(ascii: "D"), false): days += value
+        case (UInt8(ascii: "H"), true): seconds += value * 3600
+        case (UInt8(ascii: "M"), true): seconds += value * 60
+        case (UInt8(ascii: "S"), true): seconds += value
+        default: return nil
+        }
+        sawPart = true
+        sawTimePart = sawTimePart || inTime
+        number = nil
+      }
+    }
+    guard number == nil, sawPart, !inTime || sawTimePart else { return nil }
+    self.init(negative: negative, days: days, seconds: seconds)
+  }
+
+  /// The signed nominal day count.
+  public var signedDays: Int { isNegative ? -days : days }
+
+  /// The signed exact second count.
+  public var signedSeconds: Int { isNegative ? -seconds : seconds }
+
+  /// The canonical text, e.g. `-PT15M`, `P1D`, `P1W`, `PT0S`.
+  public var description: String {
+    var text = isNegative ? "-P" : "P"
+    if days == 0 && seconds == 0 { return text + "T0S" }
+    if seconds == 0 && days % 7 == 0 { return text + "\(days / 7)W" }
+    if days > 0 { text += "\(days)D" }
+    if seconds > 0 {
+      text += "T"
+      if seconds / 3600 > 0 { text += "\(seconds / 3600)H" }
+      if seconds / 60 % 60 > 0 { text += "\(seconds / 60 % 60)M" }
+      if seconds % 60 > 0 { text += "\(seconds % 60)S" }
+    }
+    return text
+  }
+}

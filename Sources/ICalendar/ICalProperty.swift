@@ -1,0 +1,46 @@
+/// One property parameter, such as `TZID=Europe/Berlin`.
+public struct ICalParameter: Equatable, Sendable {
+  /// The parameter name in upper case.
+  public var name: String
+  /// The parameter value without surrounding quotes.
+  public var value: String
+
+  /// Creates a parameter.
+  public init(_ name: String, _ value: String) {
+    self.name = name.uppercased()
+    self.value = value
+  }
+}
+
+/// One iCalendar property: name, parameters and the value exactly as written (still escaped).
+public struct ICalProperty: Equatable, Sendable {
+  /// The property name in upper case.
+  public var name: String
+  /// The parameters in document order.
+  public var parameters: [ICalParameter]
+  /// The value text as it appears in iCalendar (TEXT values keep their backslash escapes).
+  public var value: String
+
+  /// Creates a property from its raw (already escaped) value text.
+  public init(_ name: String, _ value: String, parameters: [ICalParameter] = []) {
+    self.name = name.uppercased()
+    self.value = value
+    self.parameters = parameters
+  }
+
+  /// Creates a TEXT property, escaping the text per RFC 5545 §3.3.11.
+  public static func text(_ name: String, _ text: String, parameters: [ICalParameter] = [])
+    -> ICalProperty
+  {
+    ICalProperty(name, TextEscaping.escape(text), parameters: parameters)
+  }
+
+  /// The value read as TEXT, with RFC 5545 §3.3.11 escapes undone.
+  public var text: String { TextEscaping.unescape(value) }
+
+  /// The value of the first parameter with this name (case-insensitive), if any.
+  public func parameter(_ name: String) -> String? {
+    let wanted = name.uppercased()
+    return parameters.first { $0.name == wanted }?.value
+  }
+}

@@ -1,0 +1,163 @@
+internal import CLibical
+
+/// Why a text could not be read as iCalendar.
+public struct ICalendarSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The physical line (1-based) where the problem was found.
+  public let line: Int
+  /// What is wrong.
+  public let message: String
+
+  /// Creates an error.
+  public init(line: Int, message: String) {
+    self.line = line
+    self.message = message
+  }
+
+  /// `line N: message`.
+  public var description: String { "line \(line): \(message)" }
+}
+
+/// Parses iCalendar text with libical and copies the tree out as ``ICalComponent`` values.
+public enum ICalendarParser {
+  /// The top-level components of `text` (normally one or more VCALENDARs), each with the line of
+  /// its BEGIN, the lines of nested components, and libical's X-LIC-ERROR notes kept as properties.
+  public static func parse(_ text: String) throws(ICalendarSyntaxError) -> [ICalComponent] {
+    _ = Libical.configured
+    let begins = BeginLine.scan(text)
+    guard let first = begins.first else {
+      throw ICalendarSyntaxError(line: 1, message: "no BEGIN line: this is not iCalendar data")
+    }
+    if text.utf8.contains(0) {
+      throw ICalendarSyntaxError(
+        line: lineOfFirstNUL(text), message: "contains a NUL byte: this is not iCalendar text")
+    }
+    clibical_clear_errno()
+    guard let root = icalparser_parse_string(text) else {
+      throw ICalendarSyntaxError(
+        line: first.line, message: "libical could not read any component from this data")
+    }
+    defer { icalcomponent_free(root) }
+    var lines = LineCursor(iterator: begins.makeIterator())
+    if icalcomponent_isa(root) == ICAL_XROOT_COMPONENT {
+      var children: [ICalComponent] = []
+      var it = icalcomponent_begin_component(root, ICAL_ANY_COMPONENT)
+      while let child = icalcompiter_deref(&it) {
+        children.append(snapshot(child, lines: &lines))
+        _ = icalcompiter_next(&it)
+      }
+      return children
+    }
+    return [snapshot(root, lines: &lines)]
+  }
+
+  private static func lineOfFirstNUL(_ text: String) -> Int {
+    var line = 1
+    for byte in text.utf8 {
+      if byte == 0 { break }
+      if byte == UInt8(ascii: "\n") { line += 1 }
+    }
+    return line
+  }
+
+  /// Hands out BEGIN lines in document order, matching them to components by name.
+  struct LineCursor {
+    var iterator: IndexingIterator<[BeginLine]>
+
+    mutating func next(named name: String) -> BeginLine? {
+      // libical keeps components in document order, so the next BEGIN is this component's,
+      // unless libical dropped something; then skip ahead to the next BEGIN of this name.
+      // When no BEGIN has that name (libical misnames some kinds), take the next one.
+      var probe = iterator
+      while let candidate = probe.next() {
+        if candidate.name == name {
+          iterator = probe
+          return candidate
+        }
+      }
+      return iterator.next()
+    }
+  }
+
+  private static func snapshot(_ raw: OpaquePointer, lines: inout LineCursor) -> ICalComponent {
+    let kind = icalcomponent_isa(raw)
+    var name = String(cString: icalcomponent_kind_to_string(kind))
+    let begin: BeginLine?
+    if kind == ICAL_X_COMPONENT || name.isEmpty {
+      begin = lines.iterator.next()
+      name = begin?.name ?? "X-UNKNOWN"
+    } else {
+      begin = lines.next(named: name)
+    }
+    var component = ICalComponent(name, line: begin?.line)
+    var property = icalcomponent_get_first_property(raw, ICAL_ANY_PROPERTY)
+    while let current = property {
+      component.properties.append(snapshotProperty(current))
+      property = icalcomponent_get_next_property(raw, ICAL_ANY_PROPERTY)
+    }
+    var it = icalcomponent_begin_component(raw, ICAL_ANY_COMPONENT)
+    while let child = icalcompiter_deref(&it) {
+      component.components.append(snapshot(child, lines: &lines))
+      _ = icalcompiter_next(&it)
+    }
+    return component
+  }
+
+  private static func snapshotProperty(_ raw: OpaquePointer) -> ICalProperty {
+    let name = Libical.take(icalproperty_get_property_name_r(raw)) ?? "X-UNKNOWN"
+    let value = Libical.take(icalproperty_get_value_as_string_r(raw)) ?? ""
+    var parameters: [ICalParameter] = []
+    var parameter = icalproperty_get_first_parameter(raw, ICAL_ANY_PARAMETER)
+    while let current = parameter {
+      if let text = Libical.take(icalparameter_as_ical_string_r(current)),
+        let equals = text.firstIndex(of: "=")
+      {
+        var value = String(text[text.index(after: equals)...])
+        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+          value = String(value.dropFirst().dropLast())
+        }
+        parameters.append(ICalParameter(String(text[..<equals]), value))
+      }
+      parameter = icalproperty_get_next_parameter(raw, ICAL_ANY_PARAMETER)
+    }
+    return ICalProperty(name, value, parameters: parameters)
+  }
+}
+
+/// A `BEGIN:NAME` content line and its physical line number.
+struct BeginLine: Equatable, Sendable {
+  let name: String
+  let line: Int
+
+  /// Every BEGIN line of the text in order (physical lines, so folded lines count).
+  static func scan(_ text: String) -> [BeginLine] {
+    var result: [BeginLine] = []
+    var line = 1
+    var lineStart = true
+    var bytes = Array(text.utf8)[...]
+    let begin = Array("BEGIN:".utf8)
+    while !bytes.isEmpty {
+      if lineStart, bytes.count >= begin.count,
+        zip(bytes.prefix(begin.count), begin).allSatisfy({ ($0 | 0x20) == ($1 | 0x20) })
+      {
+        let rest = bytes.dropFirst(begin.count)
+        let end = rest.firstIndex { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }
+        let nameBytes = rest[..<(end ?? rest.endIndex)]
+        let name = String(decoding: nameBytes, as: UTF8.self)
+          .trimmingSpaces().uppercased()
+        result.append(BeginLine(name: name, line: line))
+      }
+      let byte = bytes.removeFirst()
+      lineStart = byte == UInt8(ascii: "\n")
+      if lineStart { line += 1 }
+    }
+    return result
+  }
+}
+
+extension String {
+  func trimmingSpaces() -> String {
+    var scalars = Substring(self)
+    while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
+    return String(scalars)
+  }
+}

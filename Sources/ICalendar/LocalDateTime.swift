@@ -1,0 +1,174 @@
+/// A calendar date without a time zone (proleptic Gregorian).
+public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The year, 1 ... 9999.
+  public let year: Int
+  /// The month, 1 ... 12.
+  public let month: Int
+  /// The day of the month, 1 ... 31.
+  public let day: Int
+
+  /// Creates a date, or nil when the fields do not name a real day.
+  public init?(year: Int, month: Int, day: Int) {
+    guard (1...9999).contains(year), (1...12).contains(month),
+      (1...LocalDate.daysIn(month: month, year: year)).contains(day)
+    else { return nil }
+    self.year = year
+    self.month = month
+    self.day = day
+  }
+
+  /// The date `days` days after 1970-01-01 (negative before it).
+  public init(daysSince1970 days: Int) {
+    // Civil-from-days (H. Hinnant's algorithm), valid for the whole proleptic Gregorian range.
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    year = yoe + era * 400 + (m <= 2 ? 1 : 0)
+    month = m
+    day = d
+  }
+
+  /// Days since 1970-01-01.
+  public var daysSince1970: Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let mp = (month + 9) % 12
+    let doy = (153 * mp + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  /// The day of the week.
+  public var weekday: Weekday {
+    // 1970-01-01 was a Thursday.
+    Weekday.thursday.advanced(by: daysSince1970 % 7)
+  }
+
+  /// The date `count` days later.
+  public func adding(days count: Int) -> LocalDate {
+    LocalDate(daysSince1970: daysSince1970 + count)
+  }
+
+  /// Whether `year` is a Gregorian leap year.
+  public static func isLeap(_ year: Int) -> Bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+  }
+
+  /// The number of days in a month.
+  public static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: isLeap(year) ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
+  /// `YYYY-MM-DD`.
+  public var description: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
+
+  /// The RFC 5545 DATE form `YYYYMMDD`.
+  public var icalString: String { "\(pad(year, 4))\(pad(month, 2))\(pad(day, 2))" }
+
+  /// Orders by day.
+  public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool {
+    (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+  }
+}
+
+/// A wall-clock time of day without a time zone.
+public struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The hour, 0 ... 23.
+  public let hour: Int
+  /// The minute, 0 ... 59.
+  public let minute: Int
+  /// The second, 0 ... 59 (a leap second 60 is read as 59).
+  public let second: Int
+
+  /// Creates a time, or nil when out of range.
+  public init?(hour: Int, minute: Int, second: Int = 0) {
+    guard (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+    else { return nil }
+    self.hour = hour
+    self.minute = minute
+    self.second = min(second, 59)
+  }
+
+  /// The time `seconds` after midnight, wrapped into one day.
+  public init(secondsSinceMidnight seconds: Int) {
+    let s = ((seconds % 86_400) + 86_400) % 86_400
+    hour = s / 3600
+    minute = s / 60 % 60
+    second = s % 60
+  }
+
+  /// Midnight.
+  public static let midnight = LocalTime(secondsSinceMidnight: 0)
+
+  /// Seconds since midnight.
+  public var secondsSinceMidnight: Int { hour * 3600 + minute * 60 + second }
+
+  /// `HH:mm:ss`.
+  public var description: String { "\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))" }
+
+  /// Orders by time of day.
+  public static func < (lhs: LocalTime, rhs: LocalTime) -> Bool {
+    lhs.secondsSinceMidnight < rhs.secondsSinceMidnight
+  }
+}
+
+/// A date and wall-clock time without a time zone.
+public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The date.
+  public let date: LocalDate
+  /// The time of day.
+  public let time: LocalTime
+
+  /// Combines a date and a time.
+  public init(_ date: LocalDate, _ time: LocalTime) {
+    self.date = date
+    self.time = time
+  }
+
+  /// The wall-clock reading `seconds` after 1970-01-01T00:00:00 (no zone, no DST).
+  public init(secondsSince1970 seconds: Int64) {
+    let days = Int((seconds >= 0 ? seconds : seconds - 86_399) / 86_400)
+    date = LocalDate(daysSince1970: days)
+    time = LocalTime(secondsSinceMidnight: Int(seconds - Int64(days) * 86_400))
+  }
+
+  /// Seconds since 1970-01-01T00:00:00 on a clock without a zone.
+  public var secondsSince1970: Int64 {
+    Int64(date.daysSince1970) * 86_400 + Int64(time.secondsSinceMidnight)
+  }
+
+  /// The reading `seconds` later on a clock without a zone (nominal arithmetic).
+  public func adding(seconds: Int64) -> LocalDateTime {
+    LocalDateTime(secondsSince1970: secondsSince1970 + seconds)
+  }
+
+  /// `YYYY-MM-DDTHH:mm:ss`.
+  public var description: String { "\(date)T\(time)" }
+
+  /// The RFC 5545 form `YYYYMMDDTHHMMSS` (without `Z`).
+  public var icalString: String {
+    "\(date.icalString)T\(pad(time.hour, 2))\(pad(time.minute, 2))\(pad(time.second, 2))"
+  }
+
+  /// Orders by date, then time.
+  public static func < (lhs: LocalDateTime, rhs: LocalDateTime) -> Bool {
+    (lhs.date, lhs.time) < (rhs.date, rhs.time)
+  }
+}
+
+/// Zero-pads a non-negative number to `width` digits.
+func pad(_ value: Int, _ width: Int) -> String {
+  let digits = String(value)
+  return digits.count >= width
+    ? digits : String(repeating: "0", count: width - digits.count) + digits
+}

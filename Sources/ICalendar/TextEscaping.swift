@@ -1,0 +1,45 @@
+/// TEXT value escaping, RFC 5545 §3.3.11: backslash, semicolon, comma and newline.
+public enum TextEscaping {
+  /// Escapes text for a TEXT value.
+  public static func escape(_ text: String) -> String {
+    var out = ""
+    out.reserveCapacity(text.utf8.count)
+    var previousWasCR = false
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\\": out += "\\\\"
+      case ";": out += "\\;"
+      case ",": out += "\\,"
+      case "\r": out += "\\n"
+      case "\n" where previousWasCR: break
+      case "\n": out += "\\n"
+      default: out.unicodeScalars.append(scalar)
+      }
+      previousWasCR = scalar == "\r"
+    }
+    return out
+  }
+
+  /// Undoes TEXT escapes; an unknown escape keeps the character after the backslash.
+  public static func unescape(_ value: String) -> String {
+    guard value.contains("\\") else { return value }
+    var out = ""
+    out.reserveCapacity(value.utf8.count)
+    var escaping = false
+    for scalar in value.unicodeScalars {
+      if escaping {
+        switch scalar {
+        case "n", "N": out += "\n"
+        default: out.unicodeScalars.append(scalar)
+        }
+        escaping = false
+      } else if scalar == "\\" {
+        escaping = true
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    if escaping { out += "\\" }
+    return out
+  }
+}

@@ -1,0 +1,61 @@
+internal import CLibical
+import Foundation
+import Synchronization
+
+/// VTIMEZONE definitions for IANA zones, from libical's zone data, with plain IANA TZIDs.
+public enum VTimezoneLibrary {
+  /// libical's built-in zone table is loaded lazily and is not safe to load from two threads.
+  private static let lock = Mutex(())
+
+  /// A VTIMEZONE for `identifier` whose TZID is the plain IANA id, holding only the observances
+  /// in force from `start` (UTC) on; nil when libical does not know the zone.
+  public static func vtimezone(for identifier: String, from start: LocalDateTime) -> ICalComponent?
+  {
+    _ = Libical.configured
+    let text: String? = lock.withLock { _ in
+      guard let zone = icaltimezone_get_builtin_timezone(identifier),
+        let source = icaltimezone_get_component(zone),
+        let copy = icalcomponent_new_clone(source)
+      else { return nil }
+      defer { icalcomponent_free(copy) }
+      let from = icaltime_from_string(start.icalString + "Z")
+      icaltimezone_truncate_vtimezone(copy, from, icaltime_null_time(), 1)
+      return Libical.take(icalcomponent_as_ical_string_r(copy))
+    }
+    guard let text, var component = try? ICalendarParser.parse(text).first else {
+      return fixedOffsetVTimezone(for: identifier)
+    }
+    component.line = nil
+    component.properties = component.properties.map { property in
+      guard property.name == "TZID" else { return property }
+      return ICalProperty("TZID", identifier)
+    }
+    component.components = component.components.map { observance in
+      var observance = observance
+      observance.line = nil
+      return observance
+    }
+    return component
+  }
+
+  /// A one-observance VTIMEZONE for a zone without daylight saving time (UTC, GMT, ...), which
+  /// libical knows but has no VTIMEZONE for.
+  private static func fixedOffsetVTimezone(for identifier: String) -> ICalComponent? {
+    guard let zone = Foundation.TimeZone(identifier: identifier),
+      zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: 0)) == nil
+    else { return nil }
+    let seconds = zone.secondsFromGMT(for: Date(timeIntervalSince1970: 0))
+    let offset = UTCOffsetText.format(seconds)
+    let name = zone.abbreviation(for: Date(timeIntervalSince1970: 0)) ?? identifier
+    let standard = ICalComponent(
+      "STANDARD",
+      properties: [
+        ICalProperty("DTSTART", "19700101T000000"),
+        ICalProperty("TZOFFSETFROM", offset),
+        ICalProperty("TZOFFSETTO", offset),
+        ICalProperty.text("TZNAME", name),
+      ])
+    return ICalComponent(
+      "VTIMEZONE", properties: [ICalProperty("TZID", identifier)], components: [standard])
+  }
+}

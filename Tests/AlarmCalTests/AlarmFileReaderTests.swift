@@ -1,0 +1,178 @@
+import AlarmCal
+import Foundation
+import ICalendar
+import Testing
+
+@Suite struct AlarmFileReaderTests {
+  private func read(_ json: String, zone: String = "Europe/Berlin") -> Result<
+    [Alarm], AlarmFileProblems
+  > {
+    AlarmFileReader(fileName: "alarms.json", defaultTimeZone: zone).read(Array(json.utf8))
+  }
+
+  private func problems(_ json: String) -> [String] {
+    guard case .failure(let failure) = read(json) else { return ["(no problem)"] }
+    return failure.problems.map(\.description)
+  }
+
+  @Test("the sample alarm list reads with file-level and per-alarm zones")
+  func sample() throws {
+    let bytes = try [UInt8](Data(contentsOf: samplesFolder.appendingPathComponent("alarms.json")))
+    let alarms = try AlarmFileReader(fileName: "alarms.json", defaultTimeZone: "UTC").read(bytes)
+      .get()
+    #expect(alarms.count == 10)
+    let work = try #require(alarms.first)
+    #expect(
+      work.schedule
+        == .time(
+          LocalTime(hour: 6, minute: 30)!,
+          repeat: [.monday, .tuesday, .wednesday, .thursday, .friday]))
+    #expect(work.label == "Work")
+    #expect(work.sound == "Radar")
+    #expect(work.timeZone == "Europe/Berlin")
+    #expect(alarms.contains { $0.timeZone == "America/New_York" })
+    #expect(alarms.contains { !$0.enabled })
+    #expect(alarms.contains { if case .at = $0.schedule { true } else { false } })
+  }
+
+  @Test("every field takes its clock-app default")
+  func defaults() throws {
+    let alarms = try read(#"{"alarms":[{"id":"a","time":"07:00"}]}"#, zone: "Asia/Tokyo").get()
+    #expect(
+      alarms == [
+        Alarm(
+          id: "a", schedule: .time(LocalTime(hour: 7, minute: 0)!, repeat: []), label: "Alarm",
+          sound: nil, snooze: true, snoozeMinutes: 9, enabled: true, timeZone: "Asia/Tokyo")
+      ])
+  }
+
+  @Test("the iOS app record shape reads unchanged, repeatDays Sunday first")
+  func appRecords() throws {
+    let json = #"""
+      {"alarms":[{"alarmTime":"07:30","name":"Wake up","repeatDays":[true,false,false,false,false,false,true],"sound":"Radar","snoozeEnabled":false,"isEnabled":true,"creatTime":"2025-03-14 07:02:11"}]}
+      """#
+    let alarms = try read(json).get()
+    #expect(
+      alarms == [
+        Alarm(
+          id: "2025-03-14 07:02:11",
+          schedule: .time(LocalTime(hour: 7, minute: 30)!, repeat: [.sunday, .saturday]),
+          label: "Wake up", sound: "Radar", snooze: false, enabled: true, timeZone: "Europe/Berlin")
+      ])
+    let bytes = try [UInt8](
+      Data(contentsOf: samplesFolder.appendingPathComponent("ios-alarms.json")))
+    let sample = try AlarmFileReader(fileName: "ios-alarms.json", defaultTimeZone: "UTC").read(
+      bytes
+    ).get()
+    #expect(sample.count == 4)
+  }
+
+  @Test("alarms without an id get the same derived UUID on every run, distinct for twins")
+  func derivedIDs() throws {
+    let json = #"{"alarms":[{"time":"07:00"},{"time":"07:00"},{"time":"08:00"}]}"#
+    let first = try read(json).get().map(\.id)
+    let second = try read(json).get().map(\.id)
+    #expect(first == second)
+    #expect(Set(first).count == 3)
+    #expect(first.allSatisfy { $0.count == 36 && $0.split(separator: "-").count == 5 })
+  }
+
+  @Test(
+    "each bad field gets one message naming file, alarm and field",
+    arguments: [
+      (
+        #"{"alarms":[{"id":"a","time":"25:00","label":"Gym"}]}"#,
+        #"alarms.json: alarm 1 ("Gym"): time "25:00" is not a valid HH:mm time"#
+      ),
+      (
+        #"{"alarms":[{"id":"a","time":"7:00"}]}"#,
+        #"alarms.json: alarm 1 ("Alarm"): time "7:00" is not a valid HH:mm time"#
+          .replacingOccurrences(of: #" ("Alarm")"#, with: "")
+      ),
+      (
+        #"{"alarms":[{"id":"a","time":"07:00","repeat":["mon","funday"]}]}"#,
+        #"alarms.json: alarm 1: repeat: "funday" is not a weekday name (mon, tue, wed, thu, fri, sat, sun)"#
+      ),
+      (
+        #"{"alarms":[{"id":"a","time":"07:00","repeat":["mon","mon"]}]}"#,
+        #"alarms.json: alarm 1: repeat: "mon" is listed twice"#
+      ),
+      (
+        #"{"alarms":[{"id":"a","at":"2026-02-30T07:00"}]}"#,
+        #"alarms.json: alarm 1: at "2026-02-30T07:00" is not a valid local date-time (YYYY-MM-DDTHH:mm)"#
+      ),
+      (
+        #"{"alarms":[{"id":"a","time":"07:00","at":"2026-12-24T07:00"}]}"#,
+        #"alarms.json: alarm 1: has both "time" and "at"; a one-shot reminder uses "at" alone"#
+      ),
+      (
+        #"{"alarms":[{"id":"a"}]}"#,
+        #"alarms.json: alarm 1: needs either "time" (with "repeat") or "at""#
+      ),
+      (
+        #"{"alarms":[{"id":"a","at":"2026-12-24T07:00","repeat":["mon"]}]}"#,
+        #"alarms.json: alarm 1: "repeat" cannot be combined with "at" (a one-shot reminder rings once)"#
+      ),
+      (
+        #"{"alarms":[{"id":"a","time":"07:00","snooze":"yes"}]}"#,
+        #"alarms.json: alarm 1: snooze must be true or false, not a string"#
+      ),
+      (
+        #"{"alarms":[{"id":"a","time":"07:00","snoozeMinutes":0}]}"#,
+        #"alarms.json: alarm 1: snoozeMinutes must be a whole number of minutes from 1 to 60, not 0"#
+      ),
+      (
+        #"{"alarms":[{"id":"a","time":"07:00","timeZone":"Mars/Base"}]}"#,
+        #"alarms.json: alarm 1: timeZone "Mars/Base" is not a known IANA time zone"#
+      ),
+      (
+        #"{"alarms":[{"id":"a","time":"07:00","colour":"red"}]}"#,
+        #"alarms.json: alarm 1: unknown field "colour""#
+      ),
+      (
+        #"{"alarms":[{"id":" a","time":"07:00"}]}"#,
+        #"alarms.json: alarm 1: id " a" must be non-empty, without surrounding spaces or control characters"#
+      ),
+      (
+        #"{"alarms":[{"id":"a","time":"07:00"},{"id":"a","time":"08:00"}]}"#,
+        #"alarms.json: alarm 2 ("Alarm"): id "a" is already used by alarm 1"#
+      ),
+      (
+        #"{"alarms":[{"alarmTime":"07:30","repeatDays":[true]}]}"#,
+        #"alarms.json: alarm 1: repeatDays must be an array of 7 booleans, Sunday first"#
+      ),
+      (#"{"alarms":{}}"#, #"alarms.json: "alarms" must be an array, not an object"#),
+      (
+        #"{"timeZone":"Nowhere","alarms":[]}"#,
+        #"alarms.json: timeZone "Nowhere" is not a known IANA time zone"#
+      ),
+      (#""hello""#, #"alarms.json: the top level must be an object or an array, not a string"#),
+      (#"{"alarms":[1]}"#, #"alarms.json: alarm 1: must be an object, not a number"#),
+      (
+        "{\"alarms\":[}",
+        "alarms.json: not valid JSON: line 1, column 12: unexpected character '}'; expected a value"
+      ),
+    ])
+  func badFields(json: String, message: String) {
+    #expect(problems(json) == [message])
+  }
+
+  @Test("one run reports every problem, not just the first")
+  func everyProblem() {
+    let json =
+      #"{"alarms":[{"id":"a","time":"24:00","label":"Gym","snooze":1},{"id":"b","at":"tomorrow"}]}"#
+    #expect(
+      problems(json) == [
+        #"alarms.json: alarm 1 ("Gym"): time "24:00" is not a valid HH:mm time"#,
+        #"alarms.json: alarm 1 ("Gym"): snooze must be true or false, not a number"#,
+        #"alarms.json: alarm 2: at "tomorrow" is not a valid local date-time (YYYY-MM-DDTHH:mm)"#,
+      ])
+  }
+
+  @Test("labels lose surrounding spaces and CRLF becomes LF, so they survive iCalendar")
+  func labelNormalization() throws {
+    let alarms = try read(#"{"alarms":[{"id":"a","time":"07:00","label":"  two\r\nlines  "}]}"#)
+      .get()
+    #expect(alarms.first?.label == "two\nlines")
+  }
+}

@@ -1,0 +1,156 @@
+import AlarmCal
+import ICalendar
+import Testing
+
+@Suite struct ImportTests {
+  private let weekdays: Set<Weekday> = [.monday, .tuesday, .wednesday, .thursday, .friday]
+
+  private func importCases() throws -> ImportResult {
+    try AlarmImporter(fileName: "import-cases.ics", defaultTimeZone: "Europe/Berlin", now: testNow)
+      .importAlarms(fromText: try fixtureText("import-cases.ics"))
+  }
+
+  @Test("weekly, daily and single events map to time, repeat and at exactly")
+  func mappedAlarms() throws {
+    let alarms = try importCases().alarms
+    let t = { (h: Int, m: Int) in LocalTime(hour: h, minute: m)! }
+    #expect(
+      alarms == [
+        Alarm(
+          id: "weekly", schedule: .time(t(7, 15), repeat: [.monday, .wednesday, .friday]),
+          label: "Weekly", sound: "Chord", timeZone: "Europe/Berlin"),
+        // A Windows zone name maps to IANA; the -PT15M trigger moves the ring time.
+        Alarm(
+          id: "daily", schedule: .time(t(5, 45), repeat: Set(Weekday.allCases)),
+          label: "Daily in a Windows zone", timeZone: "Europe/Berlin"),
+        // 00:05 on weekdays with -PT10M rings at 23:55 the evening before: Sunday to Thursday.
+        Alarm(
+          id: "workdays",
+          schedule: .time(t(23, 55), repeat: [.sunday, .monday, .tuesday, .wednesday, .thursday]),
+          label: "Past midnight", timeZone: "America/New_York"),
+        // UTC times without X-WR-TIMEZONE stay in UTC; RELATED=END counts from DTEND.
+        Alarm(
+          id: "tuesdays", schedule: .time(t(7, 25), repeat: [.tuesday]), label: "Weekly in UTC",
+          timeZone: "UTC"),
+        // All-day: -PT15H rings at 09:00 the day before, in the default zone.
+        Alarm(
+          id: "allday", schedule: .at(try local("20261223T090000")), label: "Christmas Eve",
+          timeZone: "Europe/Berlin"),
+        Alarm(
+          id: "absolute", schedule: .at(try local("20270110T090000")), label: "Absolute trigger",
+          timeZone: "Europe/Berlin"),
+        Alarm(
+          id: "task", schedule: .at(try local("20261215T173000")), label: "Hand in the report",
+          timeZone: "Europe/Berlin"),
+        Alarm(
+          id: "exdate", schedule: .time(t(8, 0), repeat: [.tuesday]),
+          label: "Tuesdays but not before Christmas", timeZone: "Europe/Berlin"),
+      ])
+  }
+
+  @Test("what a clock alarm cannot express gets one loss line per item, in file order")
+  func lossLines() throws {
+    #expect(
+      try importCases().losses.map(\.description) == [
+        #"import-cases.ics:68: event "allday" (Christmas Eve): ACTION:EMAIL alarm does not ring; skipped"#,
+        #"import-cases.ics:108: event "biweekly" (Every other Friday): RRULE FREQ=WEEKLY;INTERVAL=2;BYDAY=FR repeats every 2 weeks; a clock alarm repeats every week; skipped"#,
+        #"import-cases.ics:119: event "exdate" (Tuesdays but not before Christmas): EXDATE 2026-12-22T08:00:00 cannot be kept (the alarm also rings on that day); skipped"#,
+        #"import-cases.ics:119: event "exdate" (Tuesdays but not before Christmas): REPEAT:2 re-rings every PT5M cannot be kept (the alarm rings once); skipped"#,
+        #"import-cases.ics:133: event "exdate" (Tuesdays but not before Christmas): moved instance of 2026-12-15T08:00:00 cannot be kept (the alarm rings at the series time that day); skipped"#,
+        #"import-cases.ics:144: event "mars" (Unknown zone): time zone "Mars/Olympus_Mons" is neither an IANA nor a Windows zone; skipped"#,
+      ])
+  }
+
+  @Test("Google's X-WR-TIMEZONE reads UTC and floating times in that zone")
+  func googleCalendarZone() throws {
+    let text = """
+      BEGIN:VCALENDAR\r
+      VERSION:2.0\r
+      PRODID:test\r
+      X-WR-TIMEZONE:America/Los_Angeles\r
+      BEGIN:VEVENT\r
+      UID:g\r
+      DTSTAMP:20261201T000000Z\r
+      DTSTART:20261202T150000Z\r
+      RRULE:FREQ=WEEKLY;BYDAY=WE\r
+      BEGIN:VALARM\r
+      ACTION:DISPLAY\r
+      DESCRIPTION:x\r
+      TRIGGER:PT0S\r
+      END:VALARM\r
+      END:VEVENT\r
+      END:VCALENDAR\r
+
+      """
+    let result = try AlarmImporter(fileName: "g.ics", defaultTimeZone: "UTC", now: testNow)
+      .importAlarms(fromText: text)
+    #expect(
+      result.alarms.map(\.schedule) == [.time(LocalTime(hour: 7, minute: 0)!, repeat: [.wednesday])]
+    )
+    #expect(result.alarms.map(\.timeZone) == ["America/Los_Angeles"])
+    #expect(result.alarms.map(\.label) == [""])
+  }
+
+  @Test("a file that is not iCalendar is refused with its line")
+  func notICalendar() {
+    #expect(throws: AlarmImportError.self) {
+      try AlarmImporter(fileName: "x.ics", defaultTimeZone: "UTC", now: testNow).importAlarms(
+        fromText: "BEGIN:VCARD\r\nEND:VCARD\r\n")
+    }
+    do {
+      _ = try AlarmImporter(fileName: "x.ics", defaultTimeZone: "UTC", now: testNow).importAlarms(
+        fromText: "BEGIN:VCARD\r\nEND:VCARD\r\n")
+    } catch {
+      #expect(error.description == "x.ics:1: no VCALENDAR component: this is not an iCalendar file")
+    }
+  }
+
+  @Test("Apple's ACTION:NONE placeholder is reported, a relative ACTION:NONE is a disabled alarm")
+  func actionNone() throws {
+    let text = """
+      BEGIN:VCALENDAR\r
+      VERSION:2.0\r
+      PRODID:test\r
+      BEGIN:VEVENT\r
+      UID:n\r
+      DTSTAMP:20261201T000000Z\r
+      DTSTART;TZID=Europe/Berlin:20261202T070000\r
+      BEGIN:VALARM\r
+      ACTION:NONE\r
+      TRIGGER;VALUE=DATE-TIME:19760401T005545Z\r
+      END:VALARM\r
+      BEGIN:VALARM\r
+      ACTION:NONE\r
+      TRIGGER:PT0S\r
+      END:VALARM\r
+      END:VEVENT\r
+      END:VCALENDAR\r
+
+      """
+    let result = try AlarmImporter(fileName: "n.ics", defaultTimeZone: "UTC", now: testNow)
+      .importAlarms(fromText: text)
+    #expect(result.alarms.map(\.enabled) == [false])
+    #expect(
+      result.losses.map(\.reason) == [
+        #"ACTION:NONE alarm with an absolute trigger is a "no alert" placeholder"#
+      ])
+  }
+
+  @Test("every sample calendar imports; its losses name lines inside the file")
+  func samples() throws {
+    for name in [
+      "apple-calendar.ics", "google-calendar.ics", "outlook.ics", "thunderbird.ics",
+      "nextcloud.ics",
+    ] {
+      let text = try String(contentsOf: samplesFolder.appendingPathComponent(name), encoding: .utf8)
+      let result = try AlarmImporter(fileName: name, defaultTimeZone: "Europe/Berlin", now: testNow)
+        .importAlarms(fromText: text)
+      #expect(!result.alarms.isEmpty, "\(name) gave no alarms")
+      let lineCount = text.utf8.filter { $0 == UInt8(ascii: "\n") }.count
+      for loss in result.losses {
+        let line = try #require(loss.line)
+        #expect((1...lineCount).contains(line))
+      }
+    }
+  }
+}

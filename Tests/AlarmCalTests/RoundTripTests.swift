@@ -1,0 +1,137 @@
+import AlarmCal
+import Foundation
+import ICalendar
+import Testing
+
+@Suite struct RoundTripTests {
+  private static let now = Instant(secondsSince1970: 1_796_198_400)  // 2026-12-02T08:00:00Z
+
+  private func exportAndImport(_ alarms: [Alarm], now: Instant = RoundTripTests.now) throws
+    -> ImportResult
+  {
+    let text = try AlarmExporter(now: now, timestamp: now).text(alarms)
+    return try AlarmImporter(fileName: "round-trip.ics", defaultTimeZone: "UTC", now: now)
+      .importAlarms(fromText: text)
+  }
+
+  @Test(
+    "every sample alarm list survives alarms → .ics → alarms unchanged",
+    arguments: ["alarms.json", "ios-alarms.json"])
+  func samples(name: String) throws {
+    let bytes = try [UInt8](Data(contentsOf: samplesFolder.appendingPathComponent(name)))
+    let alarms = try AlarmFileReader(fileName: name, defaultTimeZone: "Europe/Paris").read(bytes)
+      .get()
+    let back = try exportAndImport(alarms)
+    #expect(back.losses.isEmpty)
+    #expect(back.alarms == alarms)
+  }
+
+  /// Thousands of alarms: every weekday subset, times in DST gaps and overlaps, zones with odd
+  /// offsets and half-hour DST, labels with unicode, escapes, newlines and great length.
+  static func generatedAlarms() -> [Alarm] {
+    let zones = [
+      "America/New_York", "Europe/Berlin", "Australia/Lord_Howe", "Asia/Kolkata",
+      "Pacific/Chatham", "America/Sao_Paulo", "UTC", "Africa/Casablanca", "America/St_Johns",
+      "Asia/Tokyo",
+    ]
+    let labels = [
+      "Wake up", "Café ☕ Frühstück", "a,b;c\\d", "two\nlines", "日本語のラベル 🕰️", "",
+      String(repeating: "long label with many words ", count: 12) + "end", "emoji 👩‍👩‍👧‍👦 family",
+      "quote \" and colon: here", "Tab\tinside",
+    ]
+    let times = [(2, 30), (1, 30), (0, 0), (23, 59), (7, 5), (12, 0), (3, 0), (2, 0)]
+    let sounds: [String?] = [nil, "Radar", "Slow Rise", "sound-with:colon"]
+    var alarms: [Alarm] = []
+    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next(_ bound: Int) -> Int {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((seed >> 33) % UInt64(bound))
+    }
+    for mask in 0..<128 {
+      for variant in 0..<24 {
+        let days = Set(Weekday.allCases.filter { mask & (1 << ($0.rawValue - 1)) != 0 })
+        let (hour, minute) = times[next(times.count)]
+        let time = LocalTime(secondsSinceMidnight: hour * 3600 + minute * 60)
+        let schedule: Alarm.Schedule
+        if variant == 23 {
+          let date = LocalDate(daysSince1970: 20_000 + next(1000))
+          schedule = .at(LocalDateTime(date, time))
+        } else {
+          schedule = .time(time, repeat: days)
+        }
+        alarms.append(
+          Alarm(
+            id: "gen-\(mask)-\(variant)", schedule: schedule, label: labels[next(labels.count)],
+            sound: sounds[next(sounds.count)], snooze: next(2) == 0,
+            snoozeMinutes: 1 + next(60), enabled: next(4) != 0, timeZone: zones[next(zones.count)]))
+      }
+    }
+    return alarms
+  }
+
+  @Test(
+    "a generated set of 3,072 alarms survives the round trip at moments around DST changes",
+    arguments: ["20270313T120000Z", "20270328T005959Z", "20271107T053000Z", "20261202T080000Z"])
+  func generated(now: String) throws {
+    let alarms = Self.generatedAlarms()
+    #expect(alarms.count == 3072)
+    let back = try exportAndImport(alarms, now: try instant(now))
+    #expect(back.losses.isEmpty)
+    #expect(back.alarms.count == alarms.count)
+    for (original, imported) in zip(alarms, back.alarms) where original != imported {
+      Issue.record("\(original.id) changed: \(original) → \(imported)")
+    }
+  }
+
+  @Test(
+    ".ics → alarms → .ics keeps the ring time of every alarm kept, over two years",
+    arguments: [
+      "apple-calendar.ics", "google-calendar.ics", "outlook.ics", "thunderbird.ics",
+      "nextcloud.ics",
+    ])
+  func ringTimesKept(name: String) throws {
+    _ = try checkRingTimes(
+      try String(contentsOf: samplesFolder.appendingPathComponent(name), encoding: .utf8),
+      name: name)
+  }
+
+  @Test(".ics → alarms → .ics keeps the ring times of the import test cases")
+  func ringTimesKeptForImportCases() throws {
+    let compared = try checkRingTimes(try fixtureText("import-cases.ics"), name: "import-cases.ics")
+    // weekly, daily, workdays, tuesdays, absolute and task: every alarm kept without a loss.
+    #expect(compared == 6)
+  }
+
+  /// Compares ring instants before and after the round trip; returns how many alarms it compared.
+  private func checkRingTimes(_ text: String, name: String) throws -> Int {
+    let from = Self.now
+    let to = from.adding(seconds: 2 * 366 * 86_400)
+    let zone = "Europe/Berlin"
+    let imported = try AlarmImporter(fileName: name, defaultTimeZone: zone, now: testNow)
+      .importAlarms(fromText: text)
+    let lossy = Set(imported.losses.map(\.uid))
+    let exported = try AlarmExporter(now: from, timestamp: from).text(imported.alarms)
+    let original = try RingTimes.byUID(
+      try #require(ICalendarParser.parse(text).first), defaultZone: zone, from: from, to: to)
+    let again = try RingTimes.byUID(
+      try #require(ICalendarParser.parse(exported).first), defaultZone: zone, from: from, to: to)
+    var compared = 0
+    for alarm in imported.alarms {
+      let uid = String(alarm.id.split(separator: "#").first ?? "")
+      guard !lossy.contains(uid) else { continue }
+      let roundTripped = imported.alarms.filter {
+        $0.id.split(separator: "#").first.map(String.init) == uid
+      }
+      .reduce(into: Set<Instant>()) { $0.formUnion(again[$1.id] ?? []) }
+      let expected = original[uid] ?? []
+      let onlyBefore = expected.subtracting(roundTripped).sorted().prefix(3)
+      let onlyAfter = roundTripped.subtracting(expected).sorted().prefix(3)
+      #expect(
+        onlyBefore.isEmpty && onlyAfter.isEmpty,
+        "\(name): \(uid): \(expected.count) rings before, \(roundTripped.count) after; only before: \(Array(onlyBefore)); only after: \(Array(onlyAfter))"
+      )
+      compared += 1
+    }
+    return compared
+  }
+}

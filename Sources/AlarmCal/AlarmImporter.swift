@@ -103,6 +103,13 @@ private struct CalendarMapper {
       let candidates = [tzid, vtimezone.property("X-LIC-LOCATION")?.value].compactMap { $0 }
       if let iana = candidates.lazy.compactMap(TimeZoneNames.ianaIdentifier(forTZID:)).first {
         zones[tzid] = iana
+      } else if let rules = VTimezoneRules(vtimezone) {
+        // A custom definition ("Customized Time Zone"): the IANA zone with the same offsets
+        // from a year before the import to two years after it.
+        let year: Int64 = 366 * 86_400
+        zones[tzid] = VTimezoneMatcher.ianaIdentifier(
+          for: rules, preferring: [importer.defaultTimeZone],
+          from: importer.now.adding(seconds: -year), to: importer.now.adding(seconds: 2 * year))
       }
     }
     definedZones = zones
@@ -188,7 +195,8 @@ private struct CalendarMapper {
       lose(item, "is cancelled (STATUS:CANCELLED), so it never rings")
       return
     }
-    for property in item.properties where property.name == "X-LIC-ERROR" {
+    let notes = item.properties + valarms.flatMap(\.properties)
+    for property in notes where property.name == "X-LIC-ERROR" {
       // An empty value that libical removed carried nothing, so nothing was lost.
       if property.text.hasPrefix("No value for ") { continue }
       lose(item, "libical could not read a property (\(property.text))")

@@ -1,10 +1,10 @@
 import Foundation
 
-/// The offsets of one IANA time zone, with local times resolved per RFC 5545 §3.3.5.
+/// The offsets of one IANA time zone, from the system's zone data through Foundation.
 ///
-/// Foundation supplies the zone's offset at an instant; turning a wall-clock reading into an
-/// instant is done here, because libical resolves gaps and overlaps differently from the RFC.
-public struct TimeZoneRules: Sendable {
+/// Wall-clock readings become instants in ``ZoneOffsets`` (RFC 5545 §3.3.5), not in libical,
+/// which resolves gaps and overlaps differently from the RFC.
+public struct TimeZoneRules: ZoneOffsets {
   /// The IANA identifier, such as `Europe/Berlin`.
   public let identifier: String
   private let zone: Foundation.TimeZone
@@ -29,30 +29,5 @@ public struct TimeZoneRules: Sendable {
   /// The UTC offset in seconds in force at an instant.
   public func offset(at instant: Instant) -> Int {
     zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant.secondsSince1970)))
-  }
-
-  /// The wall-clock reading at an instant.
-  public func local(at instant: Instant) -> LocalDateTime {
-    instant.utc.adding(seconds: Int64(offset(at: instant)))
-  }
-
-  /// The instant of a wall-clock reading, RFC 5545 §3.3.5: a reading that occurs twice is the
-  /// first occurrence; a reading skipped by a gap uses the offset from before the gap (so
-  /// 02:30 on a spring-forward night is 03:30 in the new offset).
-  public func instant(for local: LocalDateTime) -> Instant {
-    let asUTC = local.secondsSince1970
-    // Offsets a day either side: a zone changes its offset at most once in that span.
-    let before = offset(at: Instant(secondsSince1970: asUTC - 86_400))
-    let after = offset(at: Instant(secondsSince1970: asUTC + 86_400))
-    let withBefore = Instant(secondsSince1970: asUTC - Int64(before))
-    let withAfter = Instant(secondsSince1970: asUTC - Int64(after))
-    let beforeFits = offset(at: withBefore) == before
-    let afterFits = offset(at: withAfter) == after
-    switch (beforeFits, afterFits) {
-    case (true, true): return min(withBefore, withAfter)
-    case (true, false): return withBefore
-    case (false, true): return withAfter
-    case (false, false): return withBefore  // in the gap: the offset from before it
-    }
   }
 }

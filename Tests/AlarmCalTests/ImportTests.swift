@@ -153,4 +153,60 @@ import Testing
       }
     }
   }
+
+  @Test("Outlook's custom \"Customized Time Zone\" maps to the IANA zone with its offsets")
+  func customizedTimeZone() throws {
+    let text = """
+      BEGIN:VCALENDAR\r
+      VERSION:2.0\r
+      PRODID:-//Microsoft Corporation//Outlook 16.0 MIMEDIR//EN\r
+      BEGIN:VTIMEZONE\r
+      TZID:Customized Time Zone\r
+      BEGIN:STANDARD\r
+      DTSTART:16010101T030000\r
+      TZOFFSETFROM:+0200\r
+      TZOFFSETTO:+0100\r
+      RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r
+      END:STANDARD\r
+      BEGIN:DAYLIGHT\r
+      DTSTART:16010101T020000\r
+      TZOFFSETFROM:+0100\r
+      TZOFFSETTO:+0200\r
+      RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\r
+      END:DAYLIGHT\r
+      END:VTIMEZONE\r
+      BEGIN:VEVENT\r
+      UID:c\r
+      DTSTAMP:20261201T000000Z\r
+      DTSTART;TZID="Customized Time Zone":20261201T063000\r
+      RRULE:FREQ=WEEKLY;BYDAY=TU\r
+      SUMMARY:Custom zone\r
+      BEGIN:VALARM\r
+      ACTION:DISPLAY\r
+      DESCRIPTION:Reminder\r
+      TRIGGER:-PT15M\r
+      PROXIMITY:ARRIVE\r
+      END:VALARM\r
+      END:VEVENT\r
+      END:VCALENDAR\r
+
+      """
+    for zone in ["Europe/Paris", "America/Chicago"] {
+      let result = try AlarmImporter(fileName: "o.ics", defaultTimeZone: zone, now: testNow)
+        .importAlarms(fromText: text)
+      // The user's own zone wins when it fits; otherwise the first CLDR primary zone that does.
+      #expect(
+        result.alarms.map(\.timeZone) == [zone == "Europe/Paris" ? "Europe/Paris" : "Europe/Berlin"]
+      )
+      #expect(
+        result.alarms.map(\.schedule) == [
+          .time(LocalTime(hour: 6, minute: 15)!, repeat: [.tuesday])
+        ])
+      // libical drops RFC 9074's PROXIMITY inside the VALARM; import says so.
+      #expect(
+        result.losses.map(\.reason) == [
+          "libical could not read a property (Parse error in property name: PROXIMITY)"
+        ])
+    }
+  }
 }

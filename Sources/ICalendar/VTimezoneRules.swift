@@ -1,0 +1,68 @@
+/// The offsets a VTIMEZONE component defines, RFC 5545 §3.6.5: each STANDARD or DAYLIGHT
+/// observance starts at its DTSTART (a wall-clock reading in TZOFFSETFROM) and at every RRULE
+/// and RDATE recurrence of it, and from then on TZOFFSETTO is in force.
+public struct VTimezoneRules: ZoneOffsets {
+  /// The TZID.
+  public let tzid: String
+  /// Offset changes in time order: from each instant on, the offset in force.
+  public let transitions: [(instant: Instant, offset: Int)]
+  /// The offset before the first transition (the earliest observance's TZOFFSETFROM).
+  public let initialOffset: Int
+
+  /// The years observances are expanded through; later readings use the last offset known.
+  public static let lastExpandedYear = 2200
+
+  /// Reads a VTIMEZONE; nil when it has no TZID or no observance with usable offsets.
+  public init?(_ component: ICalComponent) {
+    guard component.name == "VTIMEZONE", let tzid = component.property("TZID")?.value else {
+      return nil
+    }
+    var changes: [(instant: Instant, offset: Int, from: Int)] = []
+    guard
+      let end = LocalDate(year: Self.lastExpandedYear, month: 12, day: 31).map({
+        LocalDateTime($0, .midnight)
+      })
+    else { return nil }
+    for observance in component.components
+    where observance.name == "STANDARD" || observance.name == "DAYLIGHT" {
+      guard let fromText = observance.property("TZOFFSETFROM")?.value,
+        let toText = observance.property("TZOFFSETTO")?.value,
+        let from = UTCOffsetText.parse(fromText), let to = UTCOffsetText.parse(toText),
+        let startProperty = observance.property("DTSTART"),
+        let start = DateTimeValue(property: startProperty)?.local
+      else { continue }
+      var onsets = [start]
+      if let rule = observance.property("RRULE")?.value,
+        let expanded = try? LibicalRecurrence.starts(
+          rule: rule, from: start, through: end, limit: 20_000)
+      {
+        onsets = expanded
+      }
+      for rdate in observance.properties(named: "RDATE") {
+        for text in rdate.value.split(separator: ",") {
+          if let value = DateTimeValue(text: String(text)) { onsets.append(value.local) }
+        }
+      }
+      for onset in onsets {
+        changes.append((Instant(secondsSince1970: onset.secondsSince1970 - Int64(from)), to, from))
+      }
+    }
+    guard !changes.isEmpty else { return nil }
+    changes.sort { $0.instant < $1.instant }
+    self.tzid = tzid
+    initialOffset = changes[0].from
+    transitions = changes.map { ($0.instant, $0.offset) }
+  }
+
+  /// The offset in force at an instant.
+  public func offset(at instant: Instant) -> Int {
+    // The last transition at or before the instant (binary search).
+    var low = 0
+    var high = transitions.count
+    while low < high {
+      let middle = (low + high) / 2
+      if transitions[middle].instant <= instant { low = middle + 1 } else { high = middle }
+    }
+    return low == 0 ? initialOffset : transitions[low - 1].offset
+  }
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Reads what `alarmcal convert` writes with an independent parser (python icalendar).
+
+Generates a seeded alarm list (every weekday subset, DST-heavy zones, unicode, escapes, newlines
+and long labels), exports it and the samples with the built alarmcal, and checks that python
+icalendar reads every file without errors and sees exactly the alarms that went in. Also checks
+the raw text: CRLF line ends and no line over 75 octets. Prints a summary; exits 1 on any
+mismatch.
+
+Usage: scripts/check-interop.py PATH-TO-alarmcal
+"""
+import json
+import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import icalendar
+
+ROOT = Path(__file__).resolve().parent.parent
+DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+CODES = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+ZONES = ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata",
+         "Pacific/Chatham", "UTC", "America/St_Johns"]
+LABELS = ["Wake up", "Café ☕ Frühstück", "a,b;c\\d", "two\nlines", "日本語のラベル 🕰️",
+          "long " * 60 + "end", "quote \" colon: here", "Alarm"]
+
+
+def generated_alarms(count_per_mask=8):
+    rng = random.Random(20261202)
+    alarms = []
+    for mask in range(128):
+        for variant in range(count_per_mask):
+            repeat = [d for i, d in enumerate(DAYS) if mask & (1 << i)]
+            alarm = {
+                "id": f"gen-{mask}-{variant}",
+                "time": f"{rng.randrange(24):02d}:{rng.randrange(60):02d}",
+                "repeat": repeat,
+                "label": rng.choice(LABELS),
+                "enabled": rng.random() < 0.8,
+                "timeZone": rng.choice(ZONES),
+            }
+            if rng.random() < 0.5:
+                alarm["sound"] = rng.choice(["Radar", "Slow Rise", "Chord"])
+            alarms.append(alarm)
+    return alarms
+
+
+def check_text(path, problems):
+    data = path.read_bytes()
+    lines = data.split(b"\r\n")
+    if lines[-1] != b"":
+        problems.append(f"{path.name}: does not end in CRLF")
+    for number, line in enumerate(lines[:-1], 1):
+        if b"\n" in line or b"\r" in line:
+            problems.append(f"{path.name}:{number}: bare CR or LF")
+        if len(line) > 75:
+            problems.append(f"{path.name}:{number}: {len(line)} octets")
+
+
+def check_alarms(path, alarms, problems):
+    calendar = icalendar.Calendar.from_ical(path.read_bytes())
+    events = {str(e["UID"]): e for e in calendar.walk("VEVENT")}
+    zones = {str(z["TZID"]) for z in calendar.walk("VTIMEZONE")}
+    if len(events) != len(alarms):
+        problems.append(f"{path.name}: {len(events)} events for {len(alarms)} alarms")
+    for alarm in alarms:
+        event = events.get(alarm["id"])
+        if event is None:
+            problems.append(f"{path.name}: no event for {alarm['id']}")
+            continue
+        label = alarm.get("label", "Alarm").replace("\r\n", "\n").strip()
+        summary = str(event.get("SUMMARY", ""))
+        if summary != label:
+            problems.append(f"{path.name}: {alarm['id']}: SUMMARY {summary!r} != {label!r}")
+        start = event["DTSTART"]
+        tzid = start.params.get("TZID")
+        if tzid != alarm["timeZone"] or tzid not in zones:
+            problems.append(f"{path.name}: {alarm['id']}: TZID {tzid!r} (VTIMEZONE: {tzid in zones})")
+        if "time" in alarm and start.dt.strftime("%H:%M") != alarm["time"]:
+            problems.append(f"{path.name}: {alarm['id']}: DTSTART {start.dt} != {alarm['time']}")
+        rule = event.get("RRULE")
+        want = [CODES[DAYS.index(d)] for d in alarm.get("repeat", [])]
+        have = list(rule.get("BYDAY", [])) if rule else []
+        if have != want:
+            problems.append(f"{path.name}: {alarm['id']}: BYDAY {have} != {want}")
+        actions = [str(a["ACTION"]) for a in event.walk("VALARM")]
+        expected = "AUDIO" if alarm.get("enabled", True) else "NONE"
+        if actions != [expected]:
+            problems.append(f"{path.name}: {alarm['id']}: VALARM actions {actions}")
+
+
+def main():
+    binary = sys.argv[1]
+    problems = []
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        alarms = generated_alarms()
+        source = folder / "generated.json"
+        source.write_text(json.dumps({"alarms": alarms}, ensure_ascii=False), encoding="utf-8")
+        inputs = [(source, alarms)]
+        for sample in sorted((ROOT / "Samples").glob("*")):
+            if sample.suffix in (".json", ".ics") and "schema" not in sample.name:
+                inputs.append((sample, None))
+        files = 0
+        for path, expected in inputs:
+            output = folder / (path.stem + ".out.ics")
+            run = subprocess.run(
+                [binary, "convert", str(path), "--to", "ics", "-o", str(output), "--tz",
+                 "Europe/Berlin", "--now", "2026-12-02T08:00:00Z"],
+                capture_output=True, text=True)
+            if run.returncode != 0:
+                problems.append(f"{path.name}: alarmcal exited {run.returncode}: {run.stderr}")
+                continue
+            files += 1
+            check_text(output, problems)
+            try:
+                if expected is not None:
+                    check_alarms(output, expected, problems)
+                else:
+                    icalendar.Calendar.from_ical(output.read_bytes())
+            except Exception as error:  # any parse failure is a finding
+                problems.append(f"{output.name}: python icalendar failed: {error}")
+    for problem in problems[:50]:
+        print("MISMATCH", problem)
+    print(f"interop: {files} files written by alarmcal, {len(alarms)} generated alarms checked "
+          f"with python icalendar {icalendar.__version__}: {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -44,6 +44,10 @@ public struct AlarmFileReader: Sendable {
           problems.append(problem(nil, nil, "unknown top-level field \(quoted(member.key))"))
         }
       }
+      var keys = Set<String>()
+      for member in members where !keys.insert(member.key).inserted {
+        problems.append(problem(nil, nil, "top-level field \(quoted(member.key)) is given twice"))
+      }
       guard let list = root["alarms"] else {
         problems.append(problem(nil, nil, "no \"alarms\" array at the top level"))
         return .failure(AlarmFileProblems(problems))
@@ -62,6 +66,7 @@ public struct AlarmFileReader: Sendable {
     var alarms: [Alarm] = []
     alarms.reserveCapacity(records.count)
     var identical: [String: Int] = [:]
+    var positions: [Int] = []
     for (offset, record) in records.enumerated() {
       var derivedID = ""
       if record["id"] == nil, record["creatTime"] == nil {
@@ -74,17 +79,21 @@ public struct AlarmFileReader: Sendable {
       var decoder = RecordDecoder(
         reader: self, index: offset + 1, record: record, zone: zone, derivedID: derivedID,
         problems: [])
-      if let alarm = decoder.decode() { alarms.append(alarm) }
+      if let alarm = decoder.decode() {
+        alarms.append(alarm)
+        positions.append(offset + 1)
+      }
       problems += decoder.problems
     }
     var seen: [String: Int] = [:]
-    for (offset, alarm) in alarms.enumerated() {
+    for (alarm, position) in zip(alarms, positions) {
       if let first = seen[alarm.id] {
+        let name =
+          records[position - 1]["label"]?.stringValue ?? records[position - 1]["name"]?.stringValue
         problems.append(
-          problem(
-            offset + 1, alarm.label, "id \(quoted(alarm.id)) is already used by alarm \(first)"))
+          problem(position, name, "id \(quoted(alarm.id)) is already used by alarm \(first)"))
       } else {
-        seen[alarm.id] = offset + 1
+        seen[alarm.id] = position
       }
     }
     return problems.isEmpty ? .success(alarms) : .failure(AlarmFileProblems(problems))
@@ -132,6 +141,14 @@ private struct RecordDecoder {
     return record["alarmTime"] != nil ? decodeAppRecord(members) : decodeOwn(members)
   }
 
+  /// A field given twice is ambiguous (JSON readers disagree on which one wins).
+  private mutating func failOnRepeatedKeys(_ members: [JSONMember]) {
+    var keys = Set<String>()
+    for member in members where !keys.insert(member.key).inserted {
+      fail("field \(quoted(member.key)) is given twice")
+    }
+  }
+
   private mutating func fail(_ message: String) {
     problems.append(reader.problem(index, name, message))
   }
@@ -147,10 +164,11 @@ private struct RecordDecoder {
     for member in members where !Self.ownFields.contains(member.key) {
       fail("unknown field \(quoted(member.key))")
     }
+    failOnRepeatedKeys(members)
     let before = problems.count
     let id = identifier("id") ?? derivedID
     let schedule = ownSchedule()
-    let label = string("label").map(Self.normalizedLabel) ?? Alarm.defaultLabel
+    let label = labelText("label") ?? Alarm.defaultLabel
     let sound = soundName("sound")
     let snooze = bool("snooze") ?? true
     let snoozeMinutes = snoozeInterval("snoozeMinutes")
@@ -223,10 +241,11 @@ private struct RecordDecoder {
     for member in members where !Self.appFields.contains(member.key) {
       fail("unknown field \(quoted(member.key)) in an app alarm record")
     }
+    failOnRepeatedKeys(members)
     let before = problems.count
     let time = record["alarmTime"].flatMap { clockTime("alarmTime", $0) }
     let days = appRepeatDays()
-    let label = string("name").map(Self.normalizedLabel) ?? Alarm.defaultLabel
+    let label = labelText("name") ?? Alarm.defaultLabel
     let sound = soundName("sound")
     let snooze = bool("snoozeEnabled") ?? true
     let enabled = bool("isEnabled") ?? true
@@ -283,11 +302,24 @@ private struct RecordDecoder {
     return text
   }
 
-  /// Labels lose surrounding white space (iCalendar readers such as libical drop it) and
-  /// CRLF becomes LF (TEXT has one line-break escape), so labels survive a round trip.
+  /// Labels lose surrounding white space (iCalendar readers such as libical drop it) and CR or
+  /// CRLF becomes LF (TEXT has one line-break escape), so labels survive a round trip; other
+  /// control characters are refused, as RFC 5545 §3.3.11 does not allow them in TEXT.
   static func normalizedLabel(_ text: String) -> String {
-    text.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(
-      in: .whitespacesAndNewlines)
+    text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  private mutating func labelText(_ field: String) -> String? {
+    guard let text = string(field) else { return nil }
+    let label = Self.normalizedLabel(text)
+    if label.unicodeScalars.contains(where: {
+      ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || $0.value == 0x7F
+    }) {
+      fail("\(field) \(quoted(text)) contains control characters")
+      return nil
+    }
+    return label
   }
 
   private mutating func identifier(_ field: String) -> String? {
@@ -326,8 +358,15 @@ private struct RecordDecoder {
 
   private mutating func snoozeInterval(_ field: String) -> Int {
     guard let value = record[field] else { return Alarm.defaultSnoozeMinutes }
-    guard let minutes = value.intValue, Alarm.snoozeMinutesRange.contains(minutes) else {
-      let shown = value.intValue.map(String.init) ?? value.typeName
+    var whole = value.intValue
+    if whole == nil, case .number(let literal) = value, let number = Double(literal),
+      number == number.rounded(), abs(number) < 1e9
+    {
+      whole = Int(number)
+    }
+    guard let minutes = whole, Alarm.snoozeMinutesRange.contains(minutes) else {
+      let shown: String
+      if case .number(let literal) = value { shown = literal } else { shown = value.typeName }
       fail(
         "\(field) must be a whole number of minutes from \(Alarm.snoozeMinutesRange.lowerBound) to \(Alarm.snoozeMinutesRange.upperBound), not \(shown)"
       )

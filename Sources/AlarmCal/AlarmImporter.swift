@@ -68,14 +68,23 @@ public struct AlarmImporter: Sendable {
         message: "no VCALENDAR component: this is not an iCalendar file")
     }
     var result = ImportResult(alarms: [], losses: [])
+    for stray in components where stray.name == "VEVENT" || stray.name == "VTODO" {
+      result.losses.append(
+        ImportLoss(
+          file: fileName, line: stray.line, kind: stray.name == "VTODO" ? "task" : "event",
+          uid: stray.property("UID")?.text ?? "", summary: stray.property("SUMMARY")?.text,
+          reason: "stands outside any VCALENDAR"))
+    }
     for calendar in calendars {
       var mapper = CalendarMapper(importer: self, calendar: calendar)
       mapper.run()
       result.alarms += mapper.alarms
-      result.losses += mapper.losses.enumerated().sorted {
-        ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset)
-      }.map(\.element)
+      result.losses += mapper.losses
     }
+    // One report in file order; items of one line keep the order they were found in.
+    result.losses = result.losses.enumerated().sorted {
+      ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset)
+    }.map(\.element)
     return result
   }
 }
@@ -135,9 +144,14 @@ private struct CalendarMapper {
         "moved instance of \(original) cannot be kept (the alarm rings at the series time that day)"
       )
     }
+    var seen = Set<String>()
     for item in items where item.property("RECURRENCE-ID") == nil {
       let valarms = item.components(named: "VALARM")
       guard !valarms.isEmpty else { continue }
+      if let uid = item.property("UID")?.text, !uid.isEmpty, !seen.insert(uid).inserted {
+        lose(item, "another component already has this UID, and alarm ids must be unique")
+        continue
+      }
       mapItem(item, valarms: valarms)
     }
   }
@@ -327,7 +341,7 @@ private struct CalendarMapper {
       if anchor.zone.instant(for: ring) > anchor.zone.instant(for: clockFirst) {
         lose(
           item,
-          "the series starts on \(ring.date); a clock alarm has no start date and rings from now on"
+          "start date \(ring.date) cannot be kept (a clock alarm rings from now on)"
         )
       }
     }
@@ -391,7 +405,12 @@ private struct CalendarMapper {
       }
       base = anchor.local
     }
-    return AlarmTriggers.apply(offset, to: base, in: anchor.zone)
+    let ring = AlarmTriggers.apply(offset, to: base, in: anchor.zone)
+    guard (1...9999).contains(ring.date.year) else {
+      lose(item, "TRIGGER \(trigger.value) rings outside the years 1 to 9999")
+      return nil
+    }
+    return ring
   }
 
   /// DTEND, DTSTART+DURATION, DUE for a task, or the RFC 5545 default end; nil after a loss.
@@ -433,19 +452,4 @@ private struct CalendarMapper {
 private struct LossReason: Error {
   let text: String
   init(_ text: String) { self.text = text }
-}
-
-/// Trigger arithmetic, RFC 5545 §3.3.6: the day part of a duration is nominal, the time part exact.
-public enum AlarmTriggers {
-  /// The wall-clock reading `duration` after `local` in `zone`.
-  public static func apply(
-    _ duration: ICalDuration, to local: LocalDateTime, in zone: TimeZoneRules
-  )
-    -> LocalDateTime
-  {
-    let shifted = LocalDateTime(local.date.adding(days: duration.signedDays), local.time)
-    guard duration.seconds != 0 else { return shifted }
-    let instant = zone.instant(for: shifted).adding(seconds: Int64(duration.signedSeconds))
-    return zone.local(at: instant)
-  }
 }

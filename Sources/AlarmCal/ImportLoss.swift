@@ -27,13 +27,21 @@ public struct ImportLoss: Equatable, Sendable, CustomStringConvertible {
   /// `file.ics:LINE: event "UID" (Summary): why; skipped`.
   public var description: String {
     let place = line.map { "\(file):\($0)" } ?? file
-    let title = summary.map { " (\($0.replacingNewlines()))" } ?? ""
+    let title = summary.map { " (\(printable($0)))" } ?? ""
     return "\(place): \(kind) \(quoted(uid))\(title): \(reason); skipped"
   }
 }
 
-extension String {
-  func replacingNewlines() -> String {
-    String(unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) })
+/// Text from a file made safe for one terminal line: line breaks and tabs become spaces, other
+/// control characters (escape sequences included) become `\u{…}`.
+public func printable(_ text: String) -> String {
+  var out = ""
+  for scalar in text.unicodeScalars {
+    switch scalar.value {
+    case 0x0A, 0x0D, 0x09: out += " "
+    case 0..<0x20, 0x7F, 0x80..<0xA0: out += "\\u{\(String(scalar.value, radix: 16))}"
+    default: out.unicodeScalars.append(scalar)
+    }
   }
+  return out
 }

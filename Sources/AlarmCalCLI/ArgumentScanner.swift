@@ -1,7 +1,8 @@
 /// One token of a command line after scanning.
 enum ArgumentToken: Equatable {
-  /// `--name`, `--name=value`, `-n`, with an inline value when written with `=`.
-  case option(name: String, inlineValue: String?)
+  /// `--name`, `--name=value`, `-n`, with an inline value when written with `=`, and the
+  /// option as written (for messages).
+  case option(name: String, inlineValue: String?, written: String)
   /// Anything else, including `-` (stdin/stdout) and everything after `--`.
   case positional(String)
 }
@@ -19,15 +20,15 @@ enum ArgumentScanner {
       if argument.hasPrefix("--") {
         let body = argument.dropFirst(2)
         if let equals = body.firstIndex(of: "=") {
-          tokens.append(
-            .option(
-              name: String(body[..<equals]), inlineValue: String(body[body.index(after: equals)...])
-            ))
+          let name = String(body[..<equals])
+          let value = String(body[body.index(after: equals)...])
+          tokens.append(.option(name: name, inlineValue: value, written: "--" + name))
         } else {
-          tokens.append(.option(name: String(body), inlineValue: nil))
+          tokens.append(.option(name: String(body), inlineValue: nil, written: argument))
         }
       } else if argument.hasPrefix("-"), argument.count > 1 {
-        tokens.append(.option(name: String(argument.dropFirst()), inlineValue: nil))
+        tokens.append(
+          .option(name: String(argument.dropFirst()), inlineValue: nil, written: argument))
       } else {
         tokens.append(.positional(argument))
       }
@@ -58,9 +59,8 @@ struct ParsedArguments {
       switch token {
       case .positional(let text):
         positionals.append(text)
-      case .option(let written, let inline):
-        let name = aliases[written] ?? written
-        let shown = written.count == 1 ? "-\(written)" : "--\(written)"
+      case .option(let given, let inline, let shown):
+        let name = aliases[given] ?? given
         if valued.contains(name) {
           let value: String
           if let inline {
@@ -72,6 +72,7 @@ struct ParsedArguments {
             throw UsageError("option \(shown) needs a value")
           }
           guard values[name] == nil else { throw UsageError("option \(shown) is given twice") }
+          guard !value.isEmpty else { throw UsageError("option \(shown) needs a non-empty value") }
           values[name] = value
         } else if known.contains(name) {
           guard inline == nil else { throw UsageError("option \(shown) takes no value") }

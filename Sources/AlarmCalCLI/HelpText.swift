@@ -9,6 +9,7 @@ enum HelpText {
 
     Commands:
       convert   Convert an alarm list to iCalendar (.ics) or an .ics file to an alarm list.
+      upcoming  List when the alarms in .ics files go off.
       help      Show help for a command.
 
     Options:
@@ -42,6 +43,40 @@ enum HelpText {
 
     Exit status: 0 done, 1 --strict found losses, 64 usage error, 65 unusable input data,
     66 missing input, 74 write error.
+
+    """
+
+  static let upcoming = """
+    Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged]
+
+    List the alarm firings of one or more .ics files in time order: every VALARM of every
+    instance (RRULE, RDATE, EXDATE, RECURRENCE-ID overrides), with time zones and DST per
+    RFC 5545 and acknowledgements per RFC 9074.
+
+    Arguments:
+      FILE                    An .ics file; '-' reads standard input.
+
+    Options:
+      --from ISO              The window's start (default: --now). Firings with
+                              from <= trigger < to are listed.
+      --to ISO                The window's end; without --limit, every firing up to it.
+      --limit N               At most N firings (default 10 without --to). iOS keeps only the
+                              64 soonest pending notifications: --limit 64 fills that budget.
+      --tz ZONE               IANA zone for floating and all-day times and for display
+                              (default: the system zone).
+      --now ISO               The present moment (default: now), for --from and "in 2h 05m".
+      --format text|json|ndjson
+                              A table for people (default), one JSON array, or one JSON
+                              object per line.
+      --include-acknowledged  Also list firings covered by ACKNOWLEDGED or X-MOZ-LASTACK.
+      -h, --help              Show this help.
+
+    JSON fields: trigger (UTC), local (in --tz, with offset), uid, recurrenceId (the instance's
+    original start in UTC, YYYY-MM-DD for all-day, null if it does not recur), eventStart (UTC),
+    summary, action, repeat (0, or k for the k-th REPEAT), acknowledged, file, id (stable across
+    runs and machines; usable as a notification request id).
+
+    Exit status: 0 done, 1 a file could not be read (the others are still listed), 64 usage error.
 
     """
 }

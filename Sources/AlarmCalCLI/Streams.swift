@@ -4,18 +4,33 @@ import Foundation
 public protocol TextSink: AnyObject, Sendable {
   /// Writes text as is.
   func write(_ text: String)
+  /// Why a write failed (a full disk, a closed pipe), if one did.
+  var writeFailure: String? { get }
 }
 
-/// A file handle as a text sink (stdout, stderr).
-public final class FileHandleSink: TextSink {
-  private let handle: FileHandle
+/// A file descriptor as a text sink (stdout, stderr).
+public final class FileHandleSink: TextSink, @unchecked Sendable {
+  // @unchecked: `failure` is only touched under `lock`.
+  private let descriptor: Int32
+  private let lock = NSLock()
+  private var failure: String?
 
-  /// Wraps a handle.
-  public init(_ handle: FileHandle) { self.handle = handle }
+  /// Wraps a descriptor such as `STDOUT_FILENO`.
+  public init(descriptor: Int32) { self.descriptor = descriptor }
 
-  /// Writes the text's UTF-8 bytes; a closed pipe is ignored.
+  /// Writes the text's UTF-8 bytes; the first failure is kept for ``writeFailure``.
   public func write(_ text: String) {
-    try? handle.write(contentsOf: Data(text.utf8))
+    lock.lock()
+    defer { lock.unlock() }
+    guard failure == nil else { return }
+    failure = AtomicFile.writeAll(Array(text.utf8), to: descriptor)
+  }
+
+  /// Why a write failed, if one did.
+  public var writeFailure: String? {
+    lock.lock()
+    defer { lock.unlock() }
+    return failure
   }
 }
 
@@ -34,6 +49,9 @@ public final class CapturedText: TextSink, @unchecked Sendable {
     defer { lock.unlock() }
     buffer += text
   }
+
+  /// A captured buffer never fails.
+  public var writeFailure: String? { nil }
 
   /// Everything written so far.
   public var text: String {
@@ -55,27 +73,31 @@ public struct ToolContext: Sendable {
   public var environment: [String: String]
   /// The current time.
   public var clock: @Sendable () -> Date
+  /// Whether standard output is a terminal (colour is used only then, and never with NO_COLOR).
+  public var standardOutputIsTerminal: Bool
 
   /// A context over the real process.
   public static func process(environment: [String: String]) -> ToolContext {
     ToolContext(
-      standardOutput: FileHandleSink(.standardOutput),
-      standardError: FileHandleSink(.standardError),
+      standardOutput: FileHandleSink(descriptor: STDOUT_FILENO),
+      standardError: FileHandleSink(descriptor: STDERR_FILENO),
       readStandardInput: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) },
       environment: environment,
-      clock: { Date() })
+      clock: { Date() },
+      standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1)
   }
 
   /// Creates a context.
   public init(
     standardOutput: any TextSink, standardError: any TextSink,
     readStandardInput: @escaping @Sendable () -> [UInt8], environment: [String: String],
-    clock: @escaping @Sendable () -> Date
+    clock: @escaping @Sendable () -> Date, standardOutputIsTerminal: Bool = false
   ) {
     self.standardOutput = standardOutput
     self.standardError = standardError
     self.readStandardInput = readStandardInput
     self.environment = environment
     self.clock = clock
+    self.standardOutputIsTerminal = standardOutputIsTerminal
   }
 }

@@ -5,6 +5,14 @@ import ICalendar
 /// the command's zone (`2026-12-02T07:00`, `2026-12-02`).
 enum TimestampArgument {
   static func parse(_ text: String, in zone: TimeZoneRules) -> Instant? {
+    // The iCalendar basic forms too: 20261202T090000Z, 20261202T090000, 20261202.
+    if let value = DateTimeValue(text: text) {
+      switch value {
+      case .utc(let utc): return Instant(utc: utc)
+      case .floating(let local), .zoned(let local, _): return zone.instant(for: local)
+      case .date(let date): return zone.instant(for: LocalDateTime(date, .midnight))
+      }
+    }
     if let date = AlarmTextFormats.localDate(text) {
       return zone.instant(for: LocalDateTime(date, .midnight))
     }

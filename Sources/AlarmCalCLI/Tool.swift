@@ -20,6 +20,8 @@ public enum Tool {
       return help(rest, context: context)
     case "convert":
       return ConvertCommand.run(rest, context: context)
+    case "upcoming":
+      return UpcomingCommand.run(rest, context: context)
     default:
       let what = first.hasPrefix("-") ? "unknown option \(first)" : "unknown command '\(first)'"
       context.standardError.write(
@@ -28,9 +30,17 @@ public enum Tool {
     }
   }
 
-  /// Runs with the real process streams and environment.
+  /// Runs with the real process streams and environment; a failed write to standard output
+  /// (a full disk, a closed pipe) turns success into exit 74.
   public static func run(arguments: [String], environment: [String: String]) -> ExitCode {
-    run(arguments: arguments, context: .process(environment: environment))
+    signal(SIGPIPE, SIG_IGN)
+    let context = ToolContext.process(environment: environment)
+    let status = run(arguments: arguments, context: context)
+    if let failure = context.standardOutput.writeFailure {
+      context.standardError.write("alarmcal: error: cannot write to standard output: \(failure)\n")
+      return status == .success ? .ioError : status
+    }
+    return status
   }
 
   private static func help(_ arguments: [String], context: ToolContext) -> ExitCode {
@@ -40,6 +50,9 @@ public enum Tool {
       return .success
     case ["convert"]:
       context.standardOutput.write(HelpText.convert)
+      return .success
+    case ["upcoming"]:
+      context.standardOutput.write(HelpText.upcoming)
       return .success
     default:
       context.standardError.write(

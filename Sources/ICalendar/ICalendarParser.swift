@@ -23,6 +23,8 @@ public enum ICalendarParser {
   /// its BEGIN, the lines of nested components, and libical's X-LIC-ERROR notes kept as properties.
   public static func parse(_ text: String) throws(ICalendarSyntaxError) -> [ICalComponent] {
     _ = Libical.configured
+    // A UTF-8 byte order mark is not part of the first line (RFC 5545 §3.1.4 allows UTF-8 only).
+    let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
     let begins = BeginLine.scan(text)
     guard let first = begins.first else {
       throw ICalendarSyntaxError(line: 1, message: "no BEGIN line: this is not iCalendar data")
@@ -80,7 +82,8 @@ public enum ICalendarParser {
 
   private static func snapshot(_ raw: OpaquePointer, lines: inout LineCursor) -> ICalComponent {
     let kind = icalcomponent_isa(raw)
-    var name = String(cString: icalcomponent_kind_to_string(kind))
+    // libical has no name for kinds it does not know (VLOCATION, PARTICIPANT, ...): NULL.
+    var name = icalcomponent_kind_to_string(kind).map { String(cString: $0) } ?? ""
     let begin: BeginLine?
     if kind == ICAL_X_COMPONENT || name.isEmpty {
       begin = lines.iterator.next()

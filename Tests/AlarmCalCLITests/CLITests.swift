@@ -221,3 +221,44 @@ import Testing
     #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("{"))
   }
 }
+
+@Suite struct OutputSafetyTests {
+  @Test(
+    "a symbolic link output replaces the file it points to and keeps the link; the mode is kept")
+  func symlinkAndMode() throws {
+    let folder = try temporaryFolder()
+    let real = folder.appendingPathComponent("real.ics").path
+    let link = folder.appendingPathComponent("link.ics").path
+    try "old".write(toFile: real, atomically: true, encoding: .utf8)
+    chmod(real, 0o600)
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+    let result = runInProcess(["convert", try fixturePath("alarms-small.json"), "-o", link])
+    #expect(result.status == 0)
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == real)
+    #expect(try String(contentsOfFile: real, encoding: .utf8).hasPrefix("BEGIN:VCALENDAR"))
+    var status = stat()
+    stat(real, &status)
+    #expect(status.st_mode & 0o777 == 0o600)
+  }
+
+  @Test("a device output such as /dev/null is written in place, not replaced by a file")
+  func deviceOutput() throws {
+    let result = runInProcess(["convert", try fixturePath("alarms-small.json"), "-o", "/dev/null"])
+    #expect(result.status == 0)
+    var status = stat()
+    stat("/dev/null", &status)
+    #expect(status.st_mode & S_IFMT == S_IFCHR)
+  }
+
+  @Test("an empty output name, a basic-format --now and a single-dash option are handled")
+  func smallUsageCases() throws {
+    let input = try fixturePath("alarms-small.json")
+    let empty = runInProcess(["convert", input, "-o", ""])
+    #expect(empty.status == 64)
+    #expect(empty.stderr.hasPrefix("alarmcal convert: error: option -o needs a non-empty value\n"))
+    let basic = runInProcess(["convert", input, "--now", "20261202T080000Z"])
+    #expect(basic.status == 0)
+    let dashed = runInProcess(["convert", input, "-xyz"])
+    #expect(dashed.stderr.hasPrefix("alarmcal convert: error: unknown option -xyz\n"))
+  }
+}

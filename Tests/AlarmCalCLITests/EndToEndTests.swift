@@ -82,3 +82,84 @@ import Testing
     #expect(back.stdout == direct.stdout)
   }
 }
+
+@Suite struct StandardOutputFailureTests {
+  @Test("a full disk on standard output exits 74 instead of claiming success")
+  func fullDisk() throws {
+    let process = Process()
+    process.executableURL = try alarmcalBinary()
+    process.arguments = [
+      "convert", try fixturePath("alarms-small.json"), "--now", "2026-12-02T08:00:00Z",
+    ]
+    process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+    let err = Pipe()
+    process.standardError = err
+    try process.run()
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 74)
+    #expect(
+      message.hasPrefix("alarmcal: error: cannot write to standard output: No space left on device")
+    )
+  }
+}
+
+/// `alarmcal upcoming` as a separate process: each option and error path.
+@Suite struct UpcomingEndToEndTests {
+  private func dst() throws -> String { try fixturePath("dst.ics") }
+
+  @Test("ndjson over a window; json with a limit; text by default; help")
+  func formats() throws {
+    let window = ["--from", "2007-01-01T00:00:00Z", "--to", "2008-01-01T00:00:00Z", "--tz", "UTC"]
+    let ndjson = try runBinary(["upcoming", try dst(), "--format", "ndjson"] + window)
+    #expect(ndjson.status == 0)
+    #expect(ndjson.stdout.split(separator: "\n").count == 6)
+    let json = try runBinary(["upcoming", try dst(), "--format", "json", "--limit", "2"] + window)
+    let array = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+    #expect(
+      array?.map { $0["trigger"] as? String } == ["2007-03-04T07:30:00Z", "2007-03-11T07:30:00Z"])
+    let text = try runBinary([
+      "upcoming", try dst(), "--now", "2007-03-01T00:00:00Z", "--limit", "1", "--tz", "UTC",
+    ])
+    #expect(text.stdout.hasPrefix("Sun 2007-03-04  07:30  in 3d 07h"))
+    #expect(!text.stdout.contains("\u{1B}["))  // no colour when stdout is not a terminal
+    let help = try runBinary(["help", "upcoming"])
+    #expect(
+      help.stdout
+        == (try String(contentsOfFile: try fixturePath("help-upcoming.txt"), encoding: .utf8)))
+  }
+
+  @Test("several files merge in time order; stdin works; --include-acknowledged adds firings")
+  func mergeAndStdin() throws {
+    let window = [
+      "--from", "2007-01-01T00:00:00Z", "--to", "2028-01-01T00:00:00Z", "--format", "ndjson",
+    ]
+    let both = try runBinary(["upcoming", try fixturePath("ack.ics"), try dst()] + window)
+    let triggers = both.stdout.split(separator: "\n").compactMap {
+      (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["trigger"]
+        as? String
+    }
+    #expect(triggers.count == 9)
+    #expect(triggers == triggers.sorted())
+    let piped = try runBinary(
+      ["upcoming", "-"] + window, stdin: try String(contentsOfFile: try dst(), encoding: .utf8))
+    #expect(piped.stdout.split(separator: "\n").count == 6)
+    #expect(piped.stdout.contains("\"file\":\"-\""))
+    let acknowledged = try runBinary(
+      ["upcoming", try fixturePath("ack.ics"), "--include-acknowledged"] + window)
+    #expect(acknowledged.stdout.split(separator: "\n").count == 6)
+  }
+
+  @Test("exit 1 when a file fails while the others are listed; 64 for usage errors")
+  func errors() throws {
+    let mixed = try runBinary([
+      "upcoming", "/nonexistent/a.ics", try dst(), "--from", "2007-01-01T00:00:00Z", "--limit", "1",
+      "--format", "ndjson",
+    ])
+    #expect(mixed.status == 1)
+    #expect(mixed.stderr == "alarmcal: error: /nonexistent/a.ics: no such file\n")
+    #expect(mixed.stdout.split(separator: "\n").count == 1)
+    #expect(try runBinary(["upcoming"]).status == 64)
+    #expect(try runBinary(["upcoming", try dst(), "--limit", "many"]).status == 64)
+  }
+}

@@ -135,7 +135,7 @@ import Testing
       ),
       (
         #"{"alarms":[{"id":"a","time":"07:00"},{"id":"a","time":"08:00"}]}"#,
-        #"alarms.json: alarm 2 ("Alarm"): id "a" is already used by alarm 1"#
+        #"alarms.json: alarm 2: id "a" is already used by alarm 1"#
       ),
       (
         #"{"alarms":[{"alarmTime":"07:30","repeatDays":[true]}]}"#,
@@ -174,5 +174,22 @@ import Testing
     let alarms = try read(#"{"alarms":[{"id":"a","time":"07:00","label":"  two\r\nlines  "}]}"#)
       .get()
     #expect(alarms.first?.label == "two\nlines")
+  }
+
+  @Test("a snooze interval written as 9.0 is the whole number 9, as JSON Schema's integer allows")
+  func integralDecimal() throws {
+    let alarms = try read(#"{"alarms":[{"id":"a","time":"07:00","snoozeMinutes":9.0}]}"#).get()
+    #expect(alarms.first?.snoozeMinutes == 9)
+  }
+
+  @Test("the duplicate-id message names the alarm's position in the file, even after a bad alarm")
+  func duplicatePositions() {
+    let json =
+      #"{"alarms":[{"time":"x"},{"id":"a","time":"07:00","label":"one"},{"id":"a","time":"08:00","label":"two"}]}"#
+    #expect(
+      problems(json) == [
+        #"alarms.json: alarm 1: time "x" is not a valid HH:mm time"#,
+        #"alarms.json: alarm 3 ("two"): id "a" is already used by alarm 2"#,
+      ])
   }
 }

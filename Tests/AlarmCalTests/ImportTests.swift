@@ -209,4 +209,24 @@ import Testing
         ])
     }
   }
+
+  @Test("alarms outside the VCALENDAR, repeated UIDs and triggers beyond year 9999 are reported")
+  func strayAndDuplicate() throws {
+    let event = { (uid: String, trigger: String) in
+      "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20261201T000000Z\r\nDTSTART:20261203T070000Z\r\n"
+        + "SUMMARY:\u{1B}[31mred\r\nBEGIN:VALARM\r\nACTION:AUDIO\r\nTRIGGER:\(trigger)\r\nEND:VALARM\r\nEND:VEVENT\r\n"
+    }
+    let text =
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n" + event("dup", "PT0S") + event("dup", "PT0S")
+      + event("far", "P99999999W") + "END:VCALENDAR\r\n" + event("stray", "PT0S")
+    let result = try AlarmImporter(fileName: "s.ics", defaultTimeZone: "UTC", now: testNow)
+      .importAlarms(fromText: text)
+    #expect(result.alarms.map(\.id) == ["dup"])
+    #expect(
+      result.losses.map(\.description) == [
+        #"s.ics:14: event "dup" (\u{1b}[31mred): another component already has this UID, and alarm ids must be unique; skipped"#,
+        #"s.ics:24: event "far" (\u{1b}[31mred): TRIGGER P99999999W rings outside the years 1 to 9999; skipped"#,
+        #"s.ics:35: event "stray" (\u{1b}[31mred): stands outside any VCALENDAR; skipped"#,
+      ])
+  }
 }

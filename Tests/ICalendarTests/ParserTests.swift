@@ -81,4 +81,25 @@ import Testing
     let back = try ICalendarParser.parse(text)
     #expect(back.first?.property("SUMMARY")?.text == label)
   }
+
+  @Test(
+    "components libical has no name for (VLOCATION, PARTICIPANT) come back with their BEGIN name")
+  func unknownComponents() throws {
+    let text =
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:a\r\n"
+      + "BEGIN:VLOCATION\r\nUID:l\r\nEND:VLOCATION\r\nBEGIN:PARTICIPANT\r\nUID:p\r\n"
+      + "END:PARTICIPANT\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    let event = try #require(try ICalendarParser.parse(text).first?.components.first)
+    #expect(event.components.map(\.name) == ["VLOCATION", "PARTICIPANT"])
+    #expect(event.components.map(\.line) == [6, 9])
+  }
+
+  @Test("a byte order mark before BEGIN is skipped and does not shift line numbers")
+  func byteOrderMark() throws {
+    let text =
+      "\u{FEFF}BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:a\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    let calendar = try #require(try ICalendarParser.parse(text).first)
+    #expect(calendar.line == 1)
+    #expect(calendar.components.first?.line == 4)
+  }
 }

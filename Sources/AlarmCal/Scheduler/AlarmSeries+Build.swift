@@ -1,0 +1,457 @@
+import ICalendar
+
+/// One UID of one file: a master component (or a lone override), its instances and alarms.
+final class AlarmSeries {
+  let file: String
+  let fileIndex: Int
+  let uid: String
+  let line: Int?
+  let zone: any ZoneOffsets
+  let start: LocalDateTime
+  let isDate: Bool
+  let recurring: Bool
+  let master: InstanceTemplate
+  /// Per instance: EXDATE instants and (for DATE EXDATEs) dates.
+  let excludedInstants: Set<Instant>
+  let excludedDates: Set<LocalDate>
+  /// RECURRENCE-ID overrides: their own start and template.
+  let overrides: [RecurrenceID: (start: CalendarTimes.Placed, template: InstanceTemplate)]
+  /// Extra single firings: absolute triggers and Thunderbird snoozes.
+  let singles: [Firing]
+  /// RDATEs on this series' wall clock, sorted.
+  let rdates: [RDateInstance]
+  /// RANGE=THISANDFUTURE overrides, in time order.
+  let futureOverrides: [FutureOverride]
+  var rdateIndex = 0
+  var iterator: RecurrenceIterator?
+  /// The iterator's next instance not yet handed out.
+  var pending: LocalDateTime?
+  /// Instances handed out that later windows may still need.
+  var buffer: [LocalDateTime] = []
+  /// The earliest and latest firing offset from an instance's start, in seconds.
+  let earliestOffset: Int64
+  let latestOffset: Int64
+  var warnedAboutWork = false
+  /// Instances looked at so far (laziness is measured by this, not by time).
+  var instancesExamined = 0
+
+  init(
+    file: String, fileIndex: Int, uid: String, line: Int?, zone: any ZoneOffsets,
+    start: LocalDateTime, isDate: Bool, rule: RecurrenceIterator?, master: InstanceTemplate,
+    excludedInstants: Set<Instant>, excludedDates: Set<LocalDate>,
+    overrides: [RecurrenceID: (start: CalendarTimes.Placed, template: InstanceTemplate)],
+    singles: [Firing], rdates: [RDateInstance], futureOverrides: [FutureOverride] = []
+  ) {
+    self.file = file
+    self.fileIndex = fileIndex
+    self.uid = uid
+    self.line = line
+    self.zone = zone
+    self.start = start
+    self.isDate = isDate
+    self.recurring = rule != nil || !rdates.isEmpty
+    self.master = master
+    self.excludedInstants = excludedInstants
+    self.excludedDates = excludedDates
+    self.overrides = overrides
+    self.singles = singles
+    self.rdates = rdates
+    self.futureOverrides = futureOverrides
+    if var rule {
+      pending = rule.next()
+      iterator = rule
+    } else {
+      pending = start
+    }
+    var earliest: Int64 = 0
+    var latest: Int64 = 0
+    let templates = [master] + overrides.values.map(\.template)
+    for template in templates {
+      for alarm in template.alarms {
+        guard case .relative(let offset, let fromEnd) = alarm.trigger else { continue }
+        let base =
+          Int64(offset.signedDays) * 86_400 + Int64(offset.signedSeconds)
+          + (fromEnd ? template.length.maximumSeconds : 0)
+        let repeats =
+          Int64(alarm.repeatCount)
+          * (Int64(alarm.repeatInterval.days) * 86_400 + Int64(alarm.repeatInterval.seconds))
+        earliest = min(earliest, base)
+        latest = max(latest, base + repeats)
+      }
+    }
+    // A THISANDFUTURE override moves later instances: widen the reach by its shift.
+    let shifts = futureOverrides.map(\.shift)
+    earliestOffset = earliest + min(0, shifts.min() ?? 0)
+    latestOffset = latest + max(0, shifts.max() ?? 0)
+  }
+}
+
+/// Reads VEVENTs and VTODOs with alarms into series, reporting what it cannot use.
+struct SeriesBuilder {
+  let file: String
+  let fileIndex: Int
+  let times: CalendarTimes
+  let workLimit: Int
+  var warnings: [SchedulerWarning] = []
+
+  mutating func build(_ calendar: ICalComponent) -> [AlarmSeries] {
+    var masters: [String: ICalComponent] = [:]
+    var order: [String] = []
+    var overrides: [String: [ICalComponent]] = [:]
+    for item in calendar.components where item.name == "VEVENT" || item.name == "VTODO" {
+      let uid = item.property("UID")?.text ?? ""
+      if item.property("RECURRENCE-ID") != nil {
+        overrides[uid, default: []].append(item)
+        if masters[uid] == nil, !order.contains(uid) { order.append(uid) }
+      } else {
+        if masters[uid] != nil {
+          warn(item, uid, "a second component with this UID; only the first is used")
+          continue
+        }
+        masters[uid] = item
+        if !order.contains(uid) { order.append(uid) }
+      }
+    }
+    var result: [AlarmSeries] = []
+    for uid in order {
+      if let master = masters[uid] {
+        if let series = series(master: master, uid: uid, overrides: overrides[uid] ?? []) {
+          result.append(series)
+        }
+      } else {
+        // Overrides without a master: each is a single instance of its own.
+        for item in overrides[uid] ?? [] {
+          if let series = series(master: item, uid: uid, overrides: []) { result.append(series) }
+        }
+      }
+    }
+    return result
+  }
+
+  private mutating func warn(_ item: ICalComponent, _ uid: String, _ message: String) {
+    warnings.append(SchedulerWarning(file: file, line: item.line, uid: uid, message: message))
+  }
+
+  private mutating func series(master item: ICalComponent, uid: String, overrides: [ICalComponent])
+    -> AlarmSeries?
+  {
+    let hasAlarms =
+      !item.components(named: "VALARM").isEmpty
+      || overrides.contains { !$0.components(named: "VALARM").isEmpty }
+      || item.properties.contains { $0.name.hasPrefix("X-MOZ-SNOOZE-TIME") }
+    guard hasAlarms else { return nil }
+    for note in item.properties + item.components.flatMap(\.properties)
+    where note.name == "X-LIC-ERROR" {
+      // What libical dropped while parsing (an unreadable RRULE, an unknown property).
+      if !note.text.hasPrefix("No value for ") {
+        warn(item, uid, "libical could not read a property and ignored it (\(note.text))")
+      }
+    }
+    let isTask = item.name == "VTODO"
+    guard let anchorProperty = item.property("DTSTART") ?? (isTask ? item.property("DUE") : nil),
+      let anchorValue = DateTimeValue(property: anchorProperty)
+    else {
+      warn(
+        item, uid,
+        isTask
+          ? "no DTSTART or DUE; its alarms cannot ring"
+          : "no readable DTSTART; its alarms cannot ring")
+      return nil
+    }
+    guard let placed = times.place(anchorValue) else {
+      warn(
+        item, uid,
+        "time zone \(quoted(anchorProperty.parameter("TZID") ?? "")) is unknown; its alarms cannot ring"
+      )
+      return nil
+    }
+    var rule: RecurrenceIterator?
+    let rules = item.properties(named: "RRULE")
+    if let ruleProperty = rules.first, item.property("RECURRENCE-ID") == nil {
+      if rules.count > 1 { warn(item, uid, "several RRULEs; only the first is used") }
+      do {
+        let parsed = try RecurrenceRule(parsing: ruleProperty.value)
+        rule = RecurrenceIterator(
+          rule: parsed, start: placed.local, isDate: placed.isDate,
+          until: parsed.until.flatMap { untilReading($0, placed: placed) }, workLimit: workLimit)
+        if let probeWarning = probe(ruleProperty.value, parsed, rule) {
+          warn(item, uid, probeWarning)
+        }
+      } catch {
+        warn(item, uid, "RRULE cannot be read (\(error.message)); only DTSTART rings")
+      }
+    }
+    var excludedInstants = Set<Instant>()
+    var excludedDates = Set<LocalDate>()
+    for exdate in item.properties(named: "EXDATE") {
+      for value in values(of: exdate) {
+        if case .date(let date) = value {
+          excludedDates.insert(date)
+        } else if let instant = times.instant(value) {
+          excludedInstants.insert(instant)
+        }
+      }
+    }
+    var rdates: [RDateInstance] = []
+    for rdate in item.properties(named: "RDATE") where item.property("RECURRENCE-ID") == nil {
+      for (value, end) in periods(of: rdate) {
+        let local: LocalDateTime
+        if case .date(let date) = value, placed.isDate {
+          local = LocalDateTime(date, .midnight)
+        } else if let instant = times.instant(value) {
+          local = placed.zone.local(at: instant)
+        } else {
+          continue
+        }
+        rdates.append(RDateInstance(local: local, length: periodLength(end, rdate, local, placed)))
+      }
+    }
+    rdates.sort { $0.local < $1.local }
+    let template = self.template(item, uid: uid, placed: placed)
+    var overrideTable: [RecurrenceID: (start: CalendarTimes.Placed, template: InstanceTemplate)] =
+      [:]
+    var futureOverrides: [FutureOverride] = []
+    for override in overrides {
+      guard let idProperty = override.property("RECURRENCE-ID"),
+        let idValue = DateTimeValue(property: idProperty),
+        let recurrenceID = recurrenceID(of: idValue, seriesIsDate: placed.isDate)
+      else {
+        warn(override, uid, "RECURRENCE-ID cannot be read; the override is ignored")
+        continue
+      }
+      let startValue =
+        override.property("DTSTART").flatMap(DateTimeValue.init(property:)) ?? idValue
+      guard let overrideStart = times.place(startValue) else {
+        warn(override, uid, "the override's time zone is unknown; the override is ignored")
+        continue
+      }
+      let overrideTemplate = self.template(override, uid: uid, placed: overrideStart)
+      overrideTable[recurrenceID] = (overrideStart, overrideTemplate)
+      if idProperty.parameter("RANGE")?.uppercased() == "THISANDFUTURE" {
+        // Later instances move by the same wall-clock amount and take the override's properties.
+        let original: LocalDateTime
+        switch recurrenceID {
+        case .instant(let instant): original = placed.zone.local(at: instant)
+        case .date(let date): original = LocalDateTime(date, .midnight)
+        }
+        let moved = placed.zone.local(at: overrideStart.instant)
+        futureOverrides.append(
+          FutureOverride(
+            from: placed.zone.instant(for: original),
+            shift: moved.secondsSince1970 - original.secondsSince1970, template: overrideTemplate))
+      }
+    }
+    let singles = singleFirings(item, uid: uid, template: template, placed: placed)
+    let isCompletedTask =
+      isTask
+      && (item.property("STATUS")?.value.uppercased() == "COMPLETED"
+        || item.property("COMPLETED") != nil)
+    let masterTemplate =
+      isCompletedTask
+      ? InstanceTemplate(
+        summary: template.summary, alarms: [], cancelled: true, length: template.length)
+      : template
+    return AlarmSeries(
+      file: file, fileIndex: fileIndex, uid: uid, line: item.line, zone: placed.zone,
+      start: placed.local, isDate: placed.isDate, rule: rule, master: masterTemplate,
+      excludedInstants: excludedInstants, excludedDates: excludedDates, overrides: overrideTable,
+      singles: isCompletedTask || template.cancelled ? [] : singles, rdates: rdates,
+      futureOverrides: futureOverrides.sorted { $0.from < $1.from })
+  }
+
+  /// UNTIL on the series' wall clock: a UTC UNTIL is compared as an instant (RFC 5545 §3.3.10).
+  private func untilReading(_ until: DateTimeValue, placed: CalendarTimes.Placed) -> LocalDateTime?
+  {
+    switch until {
+    case .utc(let utc): placed.zone.local(at: Instant(utc: utc))
+    case .date(let date):
+      // A DATE UNTIL includes its whole day.
+      LocalDateTime(date, LocalTime(secondsSinceMidnight: 86_399))
+    case .floating(let local), .zoned(let local, _): local
+    }
+  }
+
+  /// A warning when the rule can never produce an instance after DTSTART.
+  private func probe(_ text: String, _ rule: RecurrenceRule, _ iterator: RecurrenceIterator?)
+    -> String?
+  {
+    guard var copy = iterator else { return nil }
+    _ = copy.next()  // DTSTART
+    if copy.next() != nil { return nil }
+    if copy.stoppedByWorkLimit {
+      return "RRULE \(text) found no instance within \(workLimit) candidates; only DTSTART rings"
+    }
+    if rule.count == nil && rule.until == nil {
+      return "RRULE \(text) can never produce an instance; only DTSTART rings"
+    }
+    return nil
+  }
+
+  /// The values of a multi-valued DATE / DATE-TIME / PERIOD property (PERIOD: its start).
+  private func values(of property: ICalProperty) -> [DateTimeValue] {
+    periods(of: property).map(\.start)
+  }
+
+  /// Each value's start, and for a PERIOD the text after its `/` (an end or a duration).
+  private func periods(of property: ICalProperty) -> [(start: DateTimeValue, end: String?)] {
+    let tzid = property.parameter("TZID")
+    let isDate = property.parameter("VALUE")?.uppercased() == "DATE"
+    return property.value.split(separator: ",").compactMap { item in
+      let parts = item.split(separator: "/", maxSplits: 1).map(String.init)
+      guard let first = parts.first,
+        let start = DateTimeValue(text: first, tzid: tzid, isDate: isDate)
+      else { return nil }
+      return (start, parts.count == 2 ? parts[1] : nil)
+    }
+  }
+
+  /// A PERIOD's own length (RFC 5545 §3.3.9: an explicit end or a duration), else nil.
+  private func periodLength(
+    _ end: String?, _ property: ICalProperty, _ start: LocalDateTime, _ placed: CalendarTimes.Placed
+  ) -> InstanceLength? {
+    guard let end else { return nil }
+    if let duration = ICalDuration(end) { return .duration(duration) }
+    guard let value = DateTimeValue(text: end, tzid: property.parameter("TZID")),
+      let endInstant = times.instant(value)
+    else { return nil }
+    let startInstant = placed.zone.instant(for: start)
+    return .exact(seconds: endInstant.secondsSince1970 - startInstant.secondsSince1970)
+  }
+
+  private func recurrenceID(of value: DateTimeValue, seriesIsDate: Bool) -> RecurrenceID? {
+    if case .date(let date) = value { return .date(date) }
+    return times.instant(value).map(RecurrenceID.instant)
+  }
+
+  private mutating func template(_ item: ICalComponent, uid: String, placed: CalendarTimes.Placed)
+    -> InstanceTemplate
+  {
+    let cancelled = item.property("STATUS")?.value.uppercased() == "CANCELLED"
+    var length = InstanceLength.exact(seconds: 0)
+    let endName = item.name == "VTODO" ? "DUE" : "DTEND"
+    if item.property("DTSTART") != nil,
+      let end = item.property(endName).flatMap(DateTimeValue.init(property:))
+    {
+      if case .date(let endDate) = end, placed.isDate {
+        length = .days(endDate.daysSince1970 - placed.local.date.daysSince1970)
+      } else if let endInstant = times.instant(end) {
+        length = .exact(seconds: endInstant.secondsSince1970 - placed.instant.secondsSince1970)
+      }
+    } else if let text = item.property("DURATION")?.value, let duration = ICalDuration(text) {
+      length = .duration(duration)
+    } else if placed.isDate {
+      length = .days(1)
+    }
+    let lastAck = item.property("X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
+      .flatMap { times.instant($0) }
+    var alarms: [AlarmDefinition] = []
+    for (index, valarm) in item.components(named: "VALARM").enumerated() {
+      if let alarm = alarmDefinition(valarm, index: index, item: item, uid: uid, lastAck: lastAck) {
+        alarms.append(alarm)
+      }
+    }
+    return InstanceTemplate(
+      summary: item.property("SUMMARY")?.text, alarms: alarms, cancelled: cancelled, length: length)
+  }
+
+  private mutating func alarmDefinition(
+    _ valarm: ICalComponent, index: Int, item: ICalComponent, uid: String, lastAck: Instant?
+  ) -> AlarmDefinition? {
+    let action = valarm.property("ACTION")?.value.uppercased() ?? ""
+    // ACTION:NONE never rings: alarmcal's disabled alarms and Apple's "no alert" placeholders.
+    if action == "NONE" { return nil }
+    if action.isEmpty {
+      warn(item, uid, "a VALARM without ACTION is ignored")
+      return nil
+    }
+    guard let triggerProperty = valarm.property("TRIGGER") else {
+      warn(item, uid, "a VALARM without TRIGGER is ignored")
+      return nil
+    }
+    let trigger: AlarmDefinition.Trigger
+    if triggerProperty.parameter("VALUE")?.uppercased() == "DATE-TIME" {
+      guard let value = DateTimeValue(text: triggerProperty.value),
+        let instant = times.instant(value)
+      else {
+        warn(
+          item, uid,
+          "TRIGGER \(quoted(triggerProperty.value)) is not a date-time; the alarm is ignored")
+        return nil
+      }
+      trigger = .absolute(instant)
+    } else {
+      guard let duration = ICalDuration(triggerProperty.value) else {
+        warn(
+          item, uid,
+          "TRIGGER \(quoted(triggerProperty.value)) is not a duration; the alarm is ignored")
+        return nil
+      }
+      let fromEnd = triggerProperty.parameter("RELATED")?.uppercased() == "END"
+      if !fromEnd, item.name == "VTODO", item.property("DTSTART") == nil {
+        warn(
+          item, uid, "TRIGGER relative to the start of a task without DTSTART; the alarm is ignored"
+        )
+        return nil
+      }
+      trigger = .relative(duration, fromEnd: fromEnd)
+    }
+    var repeatCount = 0
+    var interval = ICalDuration.zero
+    if let text = valarm.property("REPEAT")?.value, let count = Int(text), count > 0 {
+      if let durationText = valarm.property("DURATION")?.value,
+        let duration = ICalDuration(durationText),
+        !duration.isNegative, duration.days > 0 || duration.seconds > 0
+      {
+        repeatCount = min(count, 1000)
+        interval = duration
+      } else {
+        warn(item, uid, "REPEAT without a positive DURATION; the alarm rings once")
+      }
+    }
+    let acknowledged = valarm.property("ACKNOWLEDGED").flatMap { DateTimeValue(property: $0) }
+      .flatMap { times.instant($0) }
+    let ack = [acknowledged, lastAck].compactMap { $0 }.max()
+    let key = valarm.property("UID")?.text ?? "#\(index)"
+    return AlarmDefinition(
+      action: action, trigger: trigger, repeatCount: repeatCount, repeatInterval: interval,
+      acknowledged: ack, key: key, line: valarm.line)
+  }
+
+  /// Absolute triggers (once per component) and Thunderbird's X-MOZ-SNOOZE-TIME snoozes.
+  private func singleFirings(
+    _ item: ICalComponent, uid: String, template: InstanceTemplate, placed: CalendarTimes.Placed
+  ) -> [Firing] {
+    var result: [Firing] = []
+    let lastAck = item.property("X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
+      .flatMap { times.instant($0) }
+    for alarm in template.alarms {
+      guard case .absolute(let instant) = alarm.trigger else { continue }
+      for k in 0...alarm.repeatCount {
+        let trigger = FiringMath.repeatTrigger(instant, k, alarm.repeatInterval)
+        result.append(
+          FiringMath.firing(
+            series: (file, fileIndex, uid), trigger: trigger, recurrenceID: nil,
+            eventStart: placed.instant, summary: template.summary, alarm: alarm, repeatIndex: k))
+      }
+    }
+    for property in item.properties where property.name.hasPrefix("X-MOZ-SNOOZE-TIME") {
+      guard let value = DateTimeValue(property: property), let instant = times.instant(value) else {
+        continue
+      }
+      var recurrenceID: RecurrenceID?
+      let suffix = property.name.dropFirst("X-MOZ-SNOOZE-TIME".count)
+      if suffix.hasPrefix("-"), let micros = Int64(suffix.dropFirst()) {
+        recurrenceID = .instant(Instant(secondsSince1970: micros / 1_000_000))
+      }
+      let snooze = AlarmDefinition(
+        action: "DISPLAY", trigger: .absolute(instant), repeatCount: 0, repeatInterval: .zero,
+        acknowledged: lastAck.flatMap { $0 >= instant ? $0 : nil }, key: property.name,
+        line: item.line)
+      result.append(
+        FiringMath.firing(
+          series: (file, fileIndex, uid), trigger: instant, recurrenceID: recurrenceID,
+          eventStart: placed.instant, summary: template.summary, alarm: snooze, repeatIndex: 0))
+    }
+    return result
+  }
+}

@@ -1,0 +1,140 @@
+import ICalendar
+
+/// An RDATE instance: its start and, for a PERIOD, its own length (RFC 5545 §3.8.5.2).
+struct RDateInstance {
+  let local: LocalDateTime
+  let length: InstanceLength?
+}
+
+/// A RANGE=THISANDFUTURE override (RFC 5545 §3.8.4.4): from its instance on, every instance
+/// takes its properties and moves by the same wall-clock amount.
+struct FutureOverride {
+  let from: Instant
+  let shift: Int64
+  let template: InstanceTemplate
+}
+
+extension AlarmSeries {
+  /// Every firing with `window.lowerBound <= trigger < window.upperBound`, in no particular order.
+  /// Windows must be asked for in increasing order: instances before a window are forgotten.
+  func firings(in window: Range<Instant>) -> [Firing] {
+    var result: [Firing] = []
+    let identity = (file, fileIndex, uid)
+    for single in singles where window.contains(single.trigger) { result.append(single) }
+    // Instances whose firings can reach the window: start within the offsets' reach, plus a day
+    // either side for nominal days and the distance between wall clock and UTC.
+    let low = zone.local(at: window.lowerBound.adding(seconds: -latestOffset))
+      .adding(seconds: -86_400)
+    let high = zone.local(at: window.upperBound.adding(seconds: -earliestOffset))
+      .adding(seconds: 86_400)
+    for instance in instances(from: low, through: high) {
+      let instant = zone.instant(for: instance.local)
+      let id: RecurrenceID? =
+        recurring ? (isDate ? .date(instance.local.date) : .instant(instant)) : nil
+      if excludedDates.contains(instance.local.date)
+        || (!isDate && excludedInstants.contains(instant))
+      {
+        continue
+      }
+      if let id, overrides[id] != nil { continue }
+      var template = master
+      var local = instance.local
+      if let future = futureOverrides.last(where: { $0.from <= instant }) {
+        template = future.template
+        local = local.adding(seconds: future.shift)
+      }
+      append(
+        template: template, length: instance.length ?? template.length,
+        start: AlarmTriggers.Moment(local, in: zone), zone: zone, recurrenceID: id, into: &result,
+        window: window, identity: identity)
+    }
+    for (id, override) in overrides {
+      append(
+        template: override.template, length: override.template.length,
+        start: AlarmTriggers.Moment(override.start.local, in: override.start.zone),
+        zone: override.start.zone, recurrenceID: id, into: &result, window: window,
+        identity: identity)
+    }
+    return result
+  }
+
+  private func append(
+    template: InstanceTemplate, length: InstanceLength, start: AlarmTriggers.Moment,
+    zone: any ZoneOffsets, recurrenceID: RecurrenceID?, into result: inout [Firing],
+    window: Range<Instant>, identity: (String, Int, String)
+  ) {
+    guard !template.cancelled else { return }
+    var end: AlarmTriggers.Moment?
+    for alarm in template.alarms {
+      guard case .relative(let offset, let fromEnd) = alarm.trigger else { continue }
+      var anchor = start
+      if fromEnd {
+        let instanceEnd = end ?? length.end(of: start, in: zone)
+        end = instanceEnd
+        anchor = instanceEnd
+      }
+      let first = AlarmTriggers.instant(offset, after: anchor, in: zone)
+      for k in 0...alarm.repeatCount {
+        let trigger = FiringMath.repeatTrigger(first, k, alarm.repeatInterval, zone: zone)
+        guard window.contains(trigger) else { continue }
+        result.append(
+          FiringMath.firing(
+            series: identity, trigger: trigger, recurrenceID: recurrenceID,
+            eventStart: start.instant, summary: template.summary, alarm: alarm, repeatIndex: k))
+      }
+    }
+  }
+
+  /// The instance starts in `low...high` (wall clock), RDATEs merged in, no duplicates.
+  private func instances(from low: LocalDateTime, through high: LocalDateTime) -> [RDateInstance] {
+    buffer.removeAll { $0 < low }
+    if buffer.isEmpty, let next = pending, next < low, var rule = iterator {
+      rule.skip(toAtLeast: low)
+      pending = rule.next()
+      iterator = rule
+    }
+    while let next = pending, next <= high {
+      instancesExamined += 1
+      if next >= low { buffer.append(next) }
+      if var rule = iterator {
+        pending = rule.next()
+        iterator = rule
+      } else {
+        pending = nil
+      }
+    }
+    while rdateIndex < rdates.count, rdates[rdateIndex].local < low { rdateIndex += 1 }
+    var result = buffer.map { RDateInstance(local: $0, length: nil) }
+    var index = rdateIndex
+    var extra = false
+    while index < rdates.count, rdates[index].local <= high {
+      result.append(rdates[index])
+      extra = true
+      index += 1
+    }
+    guard extra else { return result }
+    // An RDATE that repeats an RRULE instance is one instance; its PERIOD length wins.
+    var byStart: [LocalDateTime: RDateInstance] = [:]
+    for instance in result where byStart[instance.local]?.length == nil {
+      byStart[instance.local] = instance
+    }
+    return byStart.values.sorted { $0.local < $1.local }
+  }
+
+  /// Whether nothing can fire at or after `instant` any more.
+  func isFinished(at instant: Instant) -> Bool {
+    if pending != nil || !buffer.isEmpty { return false }
+    if let last = rdates.last,
+      zone.instant(for: last.local).adding(seconds: latestOffset) >= instant
+    {
+      return false
+    }
+    if singles.contains(where: { $0.trigger >= instant }) { return false }
+    return !overrides.values.contains {
+      $0.start.instant.adding(seconds: latestOffset + 86_400) >= instant
+    }
+  }
+
+  /// Whether the iterator stopped on its work limit.
+  var stoppedByWorkLimit: Bool { iterator?.stoppedByWorkLimit ?? false }
+}

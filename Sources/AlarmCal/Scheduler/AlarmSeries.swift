@@ -1,0 +1,78 @@
+import ICalendar
+
+/// A problem the scheduler reports and works around (stderr, never fatal).
+public struct SchedulerWarning: Equatable, Sendable, CustomStringConvertible {
+  /// The file as given.
+  public let file: String
+  /// The line of the component's BEGIN, if known.
+  public let line: Int?
+  /// The component's UID.
+  public let uid: String
+  /// What happened.
+  public let message: String
+
+  /// `file:LINE: event "UID": message`.
+  public var description: String {
+    (line.map { "\(file):\($0)" } ?? file) + ": event \(quoted(uid)): \(message)"
+  }
+}
+
+/// One VALARM, read once.
+struct AlarmDefinition {
+  enum Trigger {
+    /// A duration from the instance's start or end (RFC 5545 §3.8.6.3).
+    case relative(ICalDuration, fromEnd: Bool)
+    /// One absolute time: rings once, not per instance.
+    case absolute(Instant)
+  }
+
+  let action: String
+  let trigger: Trigger
+  let repeatCount: Int
+  let repeatInterval: ICalDuration
+  /// The latest acknowledgement covering this alarm (RFC 9074 ACKNOWLEDGED, X-MOZ-LASTACK).
+  let acknowledged: Instant?
+  /// Identifies the alarm inside its component: its RFC 9074 UID, else its position.
+  let key: String
+  let line: Int?
+}
+
+/// What one instance needs to ring: from the master, or from a RECURRENCE-ID override.
+struct InstanceTemplate {
+  let summary: String?
+  let alarms: [AlarmDefinition]
+  let cancelled: Bool
+  /// The span from start to end, for triggers related to the end.
+  let length: InstanceLength
+}
+
+/// How long an instance lasts (RFC 5545 §3.6.1, §3.8.2.5): exact for DATE-TIME spans, nominal
+/// days for DATE spans, or a DURATION applied to each start.
+enum InstanceLength {
+  case exact(seconds: Int64)
+  case days(Int)
+  case duration(ICalDuration)
+
+  /// The end of an instance that starts at `start`.
+  func end(of start: AlarmTriggers.Moment, in zone: any ZoneOffsets) -> AlarmTriggers.Moment {
+    switch self {
+    case .exact(let seconds):
+      AlarmTriggers.Moment(start.instant.adding(seconds: seconds), in: zone)
+    case .days(let days):
+      AlarmTriggers.Moment(
+        LocalDateTime(start.local.date.adding(days: days), start.local.time), in: zone)
+    case .duration(let duration):
+      AlarmTriggers.Moment(AlarmTriggers.instant(duration, after: start, in: zone), in: zone)
+    }
+  }
+
+  /// The longest this can be, in seconds, for window bounds.
+  var maximumSeconds: Int64 {
+    switch self {
+    case .exact(let seconds): seconds
+    case .days(let days): Int64(days) * 86_400
+    case .duration(let duration):
+      Int64(duration.signedDays) * 86_400 + Int64(duration.signedSeconds)
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import ICalendar
+
+/// How one VCALENDAR's times become instants: its own VTIMEZONEs first (the file's definition
+/// wins), then IANA and Windows names, UTC, and floating and DATE values in Google's
+/// X-WR-TIMEZONE or else the default zone (`--tz`).
+struct CalendarTimes {
+  /// A value placed on a wall clock.
+  struct Placed {
+    /// The zone whose wall clock the value (and its series) follows.
+    let zone: any ZoneOffsets
+    /// The wall-clock reading in that zone.
+    let local: LocalDateTime
+    /// Whether the value is a DATE (all-day).
+    let isDate: Bool
+
+    /// The instant, per RFC 5545 §3.3.5.
+    var instant: Instant { zone.instant(for: local) }
+  }
+
+  let defaultZone: any ZoneOffsets
+  let calendarZone: (any ZoneOffsets)?
+  let definitions: [String: VTimezoneRules]
+
+  init(calendar: ICalComponent, defaultZone: any ZoneOffsets) {
+    self.defaultZone = defaultZone
+    var definitions: [String: VTimezoneRules] = [:]
+    for component in calendar.components(named: "VTIMEZONE") {
+      if let rules = VTimezoneRules(component) { definitions[rules.tzid] = rules }
+    }
+    self.definitions = definitions
+    calendarZone = calendar.property("X-WR-TIMEZONE").flatMap {
+      TimeZoneNames.ianaIdentifier(forTZID: $0.text).flatMap(TimeZoneRules.init(identifier:))
+    }
+  }
+
+  /// The zone a TZID names, or nil when neither the file nor the system knows it.
+  func zone(tzid: String) -> (any ZoneOffsets)? {
+    if let defined = definitions[tzid] { return defined }
+    return TimeZoneNames.ianaIdentifier(forTZID: tzid).flatMap(TimeZoneRules.init(identifier:))
+  }
+
+  /// Places a value; nil when its TZID is unknown.
+  func place(_ value: DateTimeValue) -> Placed? {
+    switch value {
+    case .zoned(let local, let tzid):
+      guard let zone = zone(tzid: tzid) else { return nil }
+      return Placed(zone: zone, local: local, isDate: false)
+    case .utc(let utc):
+      // Google reads UTC times in the calendar's zone, so series keep their wall-clock time.
+      let zone: any ZoneOffsets = calendarZone ?? TimeZoneRules.utc
+      return Placed(zone: zone, local: zone.local(at: Instant(utc: utc)), isDate: false)
+    case .floating(let local):
+      return Placed(zone: calendarZone ?? defaultZone, local: local, isDate: false)
+    case .date(let date):
+      return Placed(
+        zone: calendarZone ?? defaultZone, local: LocalDateTime(date, .midnight), isDate: true)
+    }
+  }
+
+  /// The instant of a value (EXDATE, RECURRENCE-ID, UNTIL, ACKNOWLEDGED...), or nil.
+  func instant(_ value: DateTimeValue) -> Instant? {
+    place(value)?.instant
+  }
+}

@@ -1,0 +1,58 @@
+import ICalendar
+
+/// One moment an alarm goes off: the trigger of one VALARM for one instance, or one of its
+/// REPEAT re-rings.
+public struct Firing: Equatable, Sendable {
+  /// When it goes off.
+  public let trigger: Instant
+  /// The component's UID.
+  public let uid: String
+  /// The instance's original start: nil for a component that does not recur.
+  public let recurrenceID: RecurrenceID?
+  /// The instance's start (for all-day instances, local midnight in the zone they are read in).
+  public let eventStart: Instant
+  /// The instance's SUMMARY, if any.
+  public let summary: String?
+  /// The VALARM's ACTION (`AUDIO`, `DISPLAY`, `EMAIL`, ...).
+  public let action: String
+  /// 0 for the trigger itself, k for the k-th REPEAT.
+  public let repeatIndex: Int
+  /// The file as given on the command line.
+  public let file: String
+  /// The 0-based position of the file among the inputs, for ordering ties.
+  public let fileIndex: Int
+  /// The line of the VALARM's BEGIN, if known.
+  public let line: Int?
+  /// A stable identifier: the same for the same firing across runs and machines.
+  public let id: String
+  /// Whether an ACKNOWLEDGED (or X-MOZ-LASTACK) time at or after the trigger covers it.
+  public let acknowledged: Bool
+
+  /// The tie-breaking order: time, then file, UID, recurrence id and repeat index.
+  public static func precedes(_ a: Firing, _ b: Firing) -> Bool {
+    if a.trigger != b.trigger { return a.trigger < b.trigger }
+    if a.fileIndex != b.fileIndex { return a.fileIndex < b.fileIndex }
+    if a.uid != b.uid { return a.uid < b.uid }
+    let ra = a.recurrenceID?.text ?? ""
+    let rb = b.recurrenceID?.text ?? ""
+    if ra != rb { return ra < rb }
+    if a.repeatIndex != b.repeatIndex { return a.repeatIndex < b.repeatIndex }
+    return a.id < b.id
+  }
+}
+
+/// The original start of a recurrence instance: a UTC instant, or a date for all-day instances.
+public enum RecurrenceID: Hashable, Sendable {
+  /// A DATE-TIME instance.
+  case instant(Instant)
+  /// An all-day instance.
+  case date(LocalDate)
+
+  /// `YYYY-MM-DDTHH:MM:SSZ` or `YYYY-MM-DD`.
+  public var text: String {
+    switch self {
+    case .instant(let instant): instant.description
+    case .date(let date): date.description
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import ICalendar
+
+/// One calendar file to schedule.
+public struct CalendarInput: Sendable {
+  /// The name as given on the command line.
+  public let name: String
+  /// The parsed top-level components.
+  public let components: [ICalComponent]
+
+  /// Creates an input.
+  public init(name: String, components: [ICalComponent]) {
+    self.name = name
+    self.components = components
+  }
+}
+
+/// Computes alarm firings from calendars, lazily, in time order.
+///
+/// Firings are found window by window (a day first, growing while few firings turn up, shrinking
+/// when many do), so asking for the next 64 of 100,000 series never expands whole years, and
+/// memory stays proportional to one window's firings.
+public struct FiringSchedule {
+  /// The zone for floating and all-day times (`--tz`).
+  public let defaultZone: TimeZoneRules
+  /// The most instances (candidates) one component may cost per query.
+  public let workLimit: Int
+  /// Whether firings covered by an acknowledgement are listed anyway.
+  public let includeAcknowledged: Bool
+  private var series: [AlarmSeries] = []
+  /// Problems found while reading the calendars.
+  public private(set) var warnings: [SchedulerWarning] = []
+
+  /// How many recurrence instances all series have looked at so far: a measure of laziness.
+  public var instancesExamined: Int { series.reduce(0) { $0 + $1.instancesExamined } }
+
+  /// How many series (components with alarms) were read.
+  public var seriesCount: Int { series.count }
+
+  /// Reads the calendars; problems become ``warnings``.
+  public init(
+    inputs: [CalendarInput], defaultZone: TimeZoneRules, includeAcknowledged: Bool = false,
+    workLimit: Int = 1_000_000
+  ) {
+    self.defaultZone = defaultZone
+    self.workLimit = workLimit
+    self.includeAcknowledged = includeAcknowledged
+    for (index, input) in inputs.enumerated() {
+      for calendar in input.components where calendar.name == "VCALENDAR" {
+        let times = CalendarTimes(calendar: calendar, defaultZone: defaultZone)
+        var builder = SeriesBuilder(
+          file: input.name, fileIndex: index, times: times, workLimit: workLimit)
+        series += builder.build(calendar)
+        warnings += builder.warnings
+      }
+    }
+  }
+
+  /// Calls `emit` with every firing in `from..<to` (to: nil for no end), in time order, stopping
+  /// after `limit` firings; returns warnings found on the way (rules cut off by the work limit).
+  public mutating func firings(
+    from: Instant, to: Instant?, limit: Int?, emit: (Firing) -> Void
+  ) -> [SchedulerWarning] {
+    var found: [SchedulerWarning] = []
+    var emitted = 0
+    var windowStart = from
+    var span: Int64 = 86_400
+    let horizon = Instant(secondsSince1970: 253_402_300_799)  // 9999-12-31T23:59:59Z
+    let end = min(to ?? horizon, horizon)
+    var active = series
+    while windowStart < end, !active.isEmpty {
+      let windowEnd = min(windowStart.adding(seconds: span), end)
+      var batch: [Firing] = []
+      for item in active {
+        let wasStopped = item.stoppedByWorkLimit
+        batch += item.firings(in: windowStart..<windowEnd)
+        if item.stoppedByWorkLimit, !wasStopped, !item.warnedAboutWork {
+          item.warnedAboutWork = true
+          found.append(
+            SchedulerWarning(
+              file: item.file, line: item.line, uid: item.uid,
+              message:
+                "stopped after \(workLimit) recurrence candidates; later instances are not listed"))
+        }
+      }
+      if !includeAcknowledged { batch.removeAll(where: \.acknowledged) }
+      batch.sort(by: Firing.precedes)
+      for firing in batch {
+        if let limit, emitted >= limit { return found }
+        emit(firing)
+        emitted += 1
+      }
+      if let limit, emitted >= limit { return found }
+      active.removeAll { $0.isFinished(at: windowEnd) }
+      windowStart = windowEnd
+      // Grow while windows are sparse, shrink when one was crowded.
+      if batch.count < 1_000 {
+        span = min(span * 4, 366 * 86_400)
+      } else if batch.count > 50_000 {
+        span = max(span / 4, 60)
+      }
+    }
+    return found
+  }
+}

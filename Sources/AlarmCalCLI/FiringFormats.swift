@@ -1,0 +1,123 @@
+import AlarmCal
+import ICalendar
+
+/// How `upcoming` prints firings: JSON, NDJSON, or a table for people.
+enum FiringFormat: String {
+  case text
+  case json
+  case ndjson
+}
+
+/// Renders firings; JSON objects carry the same fields in every format.
+struct FiringPrinter {
+  let format: FiringFormat
+  let zone: TimeZoneRules
+  let now: Instant
+  let colour: Bool
+  let sink: any TextSink
+  private var count = 0
+
+  init(format: FiringFormat, zone: TimeZoneRules, now: Instant, colour: Bool, sink: any TextSink) {
+    self.format = format
+    self.zone = zone
+    self.now = now
+    self.colour = colour
+    self.sink = sink
+  }
+
+  mutating func begin() {
+    if format == .json { sink.write("[") }
+  }
+
+  mutating func print(_ firing: Firing) {
+    switch format {
+    case .json:
+      sink.write(
+        (count == 0 ? "\n  " : ",\n  ") + JSONWriter(style: .compact).string(from: json(firing)))
+    case .ndjson:
+      sink.write(JSONWriter(style: .compact).string(from: json(firing)) + "\n")
+    case .text:
+      sink.write(textLine(firing) + "\n")
+    }
+    count += 1
+  }
+
+  mutating func end() {
+    switch format {
+    case .json: sink.write(count == 0 ? "]\n" : "\n]\n")
+    case .ndjson: break
+    case .text: if count == 0 { sink.write("No alarms in this window.\n") }
+    }
+  }
+
+  /// The JSON object of one firing.
+  func json(_ firing: Firing) -> JSONValue {
+    .object([
+      JSONMember("trigger", .string(firing.trigger.description)),
+      JSONMember("local", .string(localISO(firing.trigger))),
+      JSONMember("uid", .string(firing.uid)),
+      JSONMember("recurrenceId", firing.recurrenceID.map { .string($0.text) } ?? .null),
+      JSONMember("eventStart", .string(firing.eventStart.description)),
+      JSONMember("summary", firing.summary.map(JSONValue.string) ?? .null),
+      JSONMember("action", .string(firing.action)),
+      JSONMember("repeat", .number(String(firing.repeatIndex))),
+      JSONMember("acknowledged", .bool(firing.acknowledged)),
+      JSONMember("file", .string(firing.file)),
+      JSONMember("id", .string(firing.id)),
+    ])
+  }
+
+  /// ISO 8601 in the display zone with its offset, e.g. `2026-12-03T07:00:00+01:00`.
+  func localISO(_ instant: Instant) -> String {
+    let offset = zone.offset(at: instant)
+    let local = instant.utc.adding(seconds: Int64(offset))
+    let text = UTCOffsetText.format(offset)
+    let hhmm = "\(text.prefix(3)):\(text.dropFirst(3).prefix(2))"
+    return "\(local)\(hhmm)"
+  }
+
+  private static let weekdayNames: [Weekday: String] = [
+    .monday: "Mon", .tuesday: "Tue", .wednesday: "Wed", .thursday: "Thu", .friday: "Fri",
+    .saturday: "Sat", .sunday: "Sun",
+  ]
+
+  /// `Thu 2026-12-03  07:00  in 22h 59m  Label  AUDIO  file.ics`.
+  func textLine(_ firing: Firing) -> String {
+    let local = zone.local(at: firing.trigger)
+    let day = Self.weekdayNames[local.date.weekday] ?? ""
+    var time = "\(pad2(local.time.hour)):\(pad2(local.time.minute))"
+    if colour { time = "\u{1B}[1m\(time)\u{1B}[0m" }
+    let label = printable(firing.summary ?? "(no title)")
+    let relative = Self.relative(firing.trigger.secondsSince1970 - now.secondsSince1970)
+    return
+      "\(day) \(local.date)  \(time)  \(relative.padding(12))  \(label)  \(firing.action)  \(firing.file)"
+  }
+
+  /// `in 2h 05m`, `in 3d 04h`, `in 45s`, or `… ago`.
+  static func relative(_ seconds: Int64) -> String {
+    let magnitude = abs(seconds)
+    let days = magnitude / 86_400
+    let hours = magnitude / 3600 % 24
+    let minutes = magnitude / 60 % 60
+    let body: String
+    if days > 0 {
+      body = "\(days)d \(pad2(Int(hours)))h"
+    } else if hours > 0 {
+      body = "\(hours)h \(pad2(Int(minutes)))m"
+    } else if minutes > 0 {
+      body = "\(minutes)m"
+    } else {
+      body = "\(magnitude)s"
+    }
+    return seconds >= 0 ? "in \(body)" : "\(body) ago"
+  }
+}
+
+private func pad2(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+extension String {
+  func padding(_ width: Int) -> String {
+    count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
+
+}

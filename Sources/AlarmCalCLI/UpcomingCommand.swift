@@ -1,0 +1,137 @@
+import AlarmCal
+import Foundation
+import ICalendar
+
+/// `alarmcal upcoming`: when the alarms in .ics files go off.
+enum UpcomingCommand {
+  static let usage =
+    "Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged]"
+
+  struct Options {
+    var files: [String]
+    var from: Instant
+    var to: Instant?
+    var limit: Int?
+    var zone: TimeZoneRules
+    var now: Instant
+    var format: FiringFormat
+    var includeAcknowledged: Bool
+  }
+
+  static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
+    let options: Options
+    do {
+      let parsed = try ParsedArguments(
+        arguments, valued: ["from", "to", "limit", "tz", "now", "format"],
+        flags: ["include-acknowledged", "help"], aliases: ["h": "help"])
+      if parsed.flags.contains("help") {
+        context.standardOutput.write(HelpText.upcoming)
+        return .success
+      }
+      options = try validate(parsed, context: context)
+    } catch {
+      context.standardError.write(
+        "alarmcal upcoming: error: \(error.message)\n\(usage)\nRun 'alarmcal help upcoming' for details.\n"
+      )
+      return .usage
+    }
+    return upcoming(options, context: context)
+  }
+
+  private static func validate(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError)
+    -> Options
+  {
+    guard !parsed.positionals.isEmpty else { throw UsageError("missing FILE") }
+    let zone = try ConvertCommand.zoneOption(parsed.values["tz"])
+    func moment(_ name: String) throws(UsageError) -> Instant? {
+      guard let text = parsed.values[name] else { return nil }
+      guard let instant = TimestampArgument.parse(text, in: zone) else {
+        throw UsageError(
+          "--\(name) '\(text)' is not an ISO 8601 date-time (e.g. 2026-12-02T07:00:00Z)")
+      }
+      return instant
+    }
+    let now =
+      try moment("now")
+      ?? Instant(secondsSince1970: Int64(context.clock().timeIntervalSince1970.rounded(.down)))
+    let from = try moment("from") ?? now
+    let to = try moment("to")
+    if let to, to <= from { throw UsageError("--to must be after --from") }
+    var limit: Int?
+    if let text = parsed.values["limit"] {
+      guard let number = Int(text), number >= 1 else {
+        throw UsageError("--limit must be a positive whole number, not '\(text)'")
+      }
+      limit = number
+    } else if to == nil {
+      limit = 10
+    }
+    var format = FiringFormat.text
+    if let text = parsed.values["format"] {
+      guard let chosen = FiringFormat(rawValue: text) else {
+        throw UsageError("--format must be text, json or ndjson, not '\(text)'")
+      }
+      format = chosen
+    }
+    return Options(
+      files: parsed.positionals, from: from, to: to, limit: limit, zone: zone, now: now,
+      format: format, includeAcknowledged: parsed.flags.contains("include-acknowledged"))
+  }
+
+  private static func upcoming(_ options: Options, context: ToolContext) -> ExitCode {
+    let err = context.standardError
+    var inputs: [CalendarInput] = []
+    var failed = false
+    for file in options.files {
+      let name = file == "-" ? "<stdin>" : file
+      let bytes: [UInt8]
+      do {
+        bytes = try InputFile.read(file, context: context)
+      } catch {
+        err.write("alarmcal: error: \(error.message)\n")
+        failed = true
+        continue
+      }
+      let text: String
+      switch InputFile.utf8Text(bytes) {
+      case .success(let decoded): text = decoded
+      case .failure(let failure):
+        err.write(
+          "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
+        )
+        failed = true
+        continue
+      }
+      do {
+        let components = try ICalendarParser.parse(text)
+        guard components.contains(where: { $0.name == "VCALENDAR" }) else {
+          err.write(
+            "\(name):\(components.first?.line ?? 1): no VCALENDAR component: this is not an iCalendar file\n"
+          )
+          failed = true
+          continue
+        }
+        inputs.append(CalendarInput(name: file, components: components))
+      } catch {
+        err.write("\(name):\(error.line): \(error.message)\n")
+        failed = true
+      }
+    }
+    var schedule = FiringSchedule(
+      inputs: inputs, defaultZone: options.zone, includeAcknowledged: options.includeAcknowledged)
+    for warning in schedule.warnings { err.write("warning: \(warning)\n") }
+    let colour =
+      options.format == .text && context.standardOutputIsTerminal
+      && context.environment["NO_COLOR"] == nil
+    var printer = FiringPrinter(
+      format: options.format, zone: options.zone, now: options.now, colour: colour,
+      sink: context.standardOutput)
+    printer.begin()
+    let late = schedule.firings(from: options.from, to: options.to, limit: options.limit) {
+      printer.print($0)
+    }
+    printer.end()
+    for warning in late { err.write("warning: \(warning)\n") }
+    return failed ? .problemsFound : .success
+  }
+}

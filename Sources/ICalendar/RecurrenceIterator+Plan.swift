@@ -1,0 +1,375 @@
+extension RecurrenceIterator {
+  /// A BYDAY entry with an ordinal, weekday 0 (Monday) ... 6 (Sunday).
+  struct OrdinalWeekday: Sendable {
+    let ordinal: Int
+    let weekday: Int
+  }
+
+  /// The rule compiled for expansion: the BY parts with DTSTART's defaults filled in, as masks
+  /// and sorted lists, and the period arithmetic of the frequency. Built once, never mutated.
+  ///
+  /// Times are keys: seconds since 1970-01-01T00:00:00 on a clock without a zone. Periods are
+  /// units of the frequency counted on that clock: years, months since year 0, weeks (starting on
+  /// WKST), days, hours, minutes or seconds since 1970.
+  struct Plan: Sendable {
+    let frequency: RecurrenceRule.Frequency
+    let interval: Int
+    let count: Int?
+    let isDate: Bool
+    let startKey: Int
+    /// The last key UNTIL allows, inclusive.
+    let untilKey: Int?
+    /// DTSTART's period.
+    private(set) var firstPeriod = 0
+    /// The period holding 9999-12-31T23:59:59.
+    private(set) var lastPeriod = 0
+    /// Whether the periods INTERVAL reaches can never pass the parts (an early answer for the
+    /// common cases, such as FREQ=DAILY;INTERVAL=7;BYDAY=TU from a Monday).
+    private(set) var neverMatches = false
+    /// Seconds in one period of a frequency finer than DAILY (unused otherwise).
+    let unitSeconds: Int
+    let isSubDaily: Bool
+    /// When every period holds exactly one instance (no BY parts, a fixed-length frequency), the
+    /// distance between instances in seconds: COUNT can then be skipped by arithmetic.
+    let uniformStep: Int?
+    /// A day number on which weeks start (WKST).
+    let weekBase: Int
+    let weekStart: Int
+
+    /// Bit `m` set: month `m` may hold instances.
+    let months: UInt16
+    /// By month length minus 28: the BYMONTHDAY days as bits (bit 0: day 1). Empty: no BYMONTHDAY.
+    let monthDayMasks: [UInt32]
+    /// By the weekday of the month's first day: the plain BYDAY days as bits. Empty: no BYDAY.
+    let weekdayMasks: [UInt32]
+    let ordinalWeekdays: [OrdinalWeekday]
+    /// Whether BYDAY ordinals count within the year (else within the month).
+    let ordinalsInYear: Bool
+    let yearDays: [Int]
+    let weekNumbers: [Int]
+
+    /// The hours, minutes and seconds a period of a finer frequency may start on (limits).
+    let hours: UInt64
+    let minutes: UInt64
+    let seconds: UInt64
+    /// The times each slot expands to, as seconds to add, each list sorted.
+    let hourOffsets: [Int]
+    let minuteOffsets: [Int]
+    let secondOffsets: [Int]
+    let timeCount: Int
+    let setPositions: [Int]
+
+    init(rule: RecurrenceRule, start: LocalDateTime, isDate: Bool, until: LocalDateTime?) {
+      let frequency = rule.frequency
+      self.frequency = frequency
+      interval = max(1, rule.interval)
+      count = rule.count
+      self.isDate = isDate
+      startKey = RecurrenceIterator.key(start)
+      if let until {
+        untilKey = RecurrenceIterator.key(until)
+      } else if let ruleUntil = rule.until {
+        switch ruleUntil {
+        case .date(let date):
+          // A DATE UNTIL includes its whole day.
+          untilKey = date.daysSince1970 * 86_400 + (isDate ? 0 : 86_399)
+        default: untilKey = RecurrenceIterator.key(ruleUntil.local)
+        }
+      } else {
+        untilKey = nil
+      }
+      switch frequency {
+      case .secondly: unitSeconds = 1
+      case .minutely: unitSeconds = 60
+      case .hourly: unitSeconds = 3600
+      default: unitSeconds = 86_400
+      }
+      isSubDaily = unitSeconds < 86_400
+      let fixedLength: Int? =
+        switch frequency {
+        case .secondly, .minutely, .hourly, .daily: unitSeconds
+        case .weekly: 7 * 86_400
+        case .monthly, .yearly: nil
+        }
+      let noParts = !rule.hasByPartsBesidesDay && rule.byDay.isEmpty
+      uniformStep =
+        noParts && !(isDate && isSubDaily)
+        ? fixedLength.flatMap { length in
+          let (step, overflow) = length.multipliedReportingOverflow(by: max(1, rule.interval))
+          return overflow ? nil : step
+        } : nil
+      weekStart = rule.weekStart.rawValue - 1
+      weekBase = (weekStart + 4) % 7  // day 0 (1970-01-01) is a Thursday
+
+      // The parser keeps BY values in range, but a rule built in code may not: out-of-range
+      // values are dropped, and a part left with none can never match.
+      var rule = rule
+      var emptied = false
+      func keep(_ list: inout [Int], _ range: ClosedRange<Int>, signed: Bool = false) {
+        let kept = list.filter { value in
+          signed ? range.contains(Int(clamping: value.magnitude)) : range.contains(value)
+        }
+        emptied = emptied || (kept.isEmpty && !list.isEmpty)
+        list = kept
+      }
+      keep(&rule.byMonth, 1...12)
+      keep(&rule.byWeekNo, 1...53, signed: true)
+      keep(&rule.byYearDay, 1...366, signed: true)
+      keep(&rule.byMonthDay, 1...31, signed: true)
+      keep(&rule.byHour, 0...23)
+      keep(&rule.byMinute, 0...59)
+      keep(&rule.bySecond, 0...60)
+      keep(&rule.bySetPos, 1...366, signed: true)
+      let byDayCount = rule.byDay.count
+      rule.byDay.removeAll { entry in
+        entry.ordinal.map { !(1...53).contains(Int(clamping: $0.magnitude)) } ?? false
+      }
+      emptied = emptied || (rule.byDay.isEmpty && byDayCount > 0)
+
+      // Day-level parts, with the day taken from DTSTART when the rule names none.
+      var byMonth = rule.byMonth
+      var byMonthDay = rule.byMonthDay
+      var byDay = rule.byDay
+      let startWeekday = start.date.weekday
+      let namesDay =
+        !(rule.byWeekNo.isEmpty && rule.byYearDay.isEmpty && byMonthDay.isEmpty && byDay.isEmpty)
+      switch frequency {
+      case .yearly where !namesDay:
+        byMonthDay = [start.date.day]
+        if byMonth.isEmpty { byMonth = [start.date.month] }
+      case .yearly
+      where byDay.isEmpty && byMonthDay.isEmpty && rule.byYearDay.isEmpty:
+        byDay = [.init(startWeekday)]  // BYWEEKNO alone: DTSTART's weekday in those weeks
+      case .monthly where !namesDay: byMonthDay = [start.date.day]
+      case .weekly where !namesDay: byDay = [.init(startWeekday)]
+      default: break
+      }
+      months = byMonth.isEmpty ? 0x1FFE : byMonth.reduce(0) { $0 | UInt16(1) << UInt16($1) }
+      monthDayMasks =
+        byMonthDay.isEmpty
+        ? []
+        : (28...31).map { length in
+          byMonthDay.reduce(UInt32(0)) { mask, value in
+            let day = value > 0 ? value : length + 1 + value
+            return (1...length).contains(day) ? mask | UInt32(1) << UInt32(day - 1) : mask
+          }
+        }
+      let ordinalsCount = frequency == .monthly || frequency == .yearly
+      var plain: Set<Int> = []
+      var ordinals: [OrdinalWeekday] = []
+      for entry in byDay {
+        if let ordinal = entry.ordinal, ordinalsCount {
+          ordinals.append(OrdinalWeekday(ordinal: ordinal, weekday: entry.weekday.rawValue - 1))
+        } else {
+          plain.insert(entry.weekday.rawValue - 1)  // ordinals mean nothing below MONTHLY
+        }
+      }
+      weekdayMasks =
+        byDay.isEmpty
+        ? []
+        : (0..<7).map { firstWeekday in
+          (0..<31).reduce(UInt32(0)) { mask, index in
+            plain.contains((firstWeekday + index) % 7) ? mask | UInt32(1) << UInt32(index) : mask
+          }
+        }
+      ordinalWeekdays = ordinals
+      ordinalsInYear = frequency == .yearly && byMonth.isEmpty
+      yearDays = rule.byYearDay
+      weekNumbers = rule.byWeekNo
+
+      // Times: a frequency finer than the part limits it, a coarser one expands it; what the
+      // rule leaves out comes from DTSTART. DATE rules have midnight only.
+      func values(_ list: [Int], _ fallback: Int) -> [Int] {
+        list.isEmpty ? [fallback] : Array(Set(list.map { min($0, 59) })).sorted()
+      }
+      func allowed(_ list: [Int], limits: Bool) -> UInt64 {
+        guard limits, !isDate, !list.isEmpty else { return UInt64.max }
+        return list.reduce(0) { $0 | UInt64(1) << UInt64(min($1, 59)) }
+      }
+      let time = start.time
+      let hoursExpand = !isSubDaily && !isDate
+      let minutesExpand = (hoursExpand || frequency == .hourly) && !isDate
+      let secondsExpand = (minutesExpand || frequency == .minutely) && !isDate
+      hours = allowed(rule.byHour, limits: isSubDaily)
+      minutes = allowed(rule.byMinute, limits: !minutesExpand)
+      seconds = allowed(rule.bySecond, limits: !secondsExpand)
+      hourOffsets = hoursExpand ? values(rule.byHour, time.hour).map { $0 * 3600 } : [0]
+      minuteOffsets = minutesExpand ? values(rule.byMinute, time.minute).map { $0 * 60 } : [0]
+      secondOffsets = secondsExpand ? values(rule.bySecond, time.second) : [0]
+      timeCount = hourOffsets.count * minuteOffsets.count * secondOffsets.count
+      setPositions = rule.bySetPos
+
+      firstPeriod = unit(ofKey: startKey)
+      lastPeriod = unit(ofKey: Civil.maxKey)
+      neverMatches =
+        emptied || !reachable(weekdays: plain)
+        || !canPick(weekdays: plain, monthDays: Set(byMonthDay).count)
+    }
+
+    /// Whether some BYSETPOS position fits in the largest set a period can hold (FREQ=DAILY;
+    /// BYSETPOS=2 never picks anything: each day holds one instance).
+    private func canPick(weekdays: Set<Int>, monthDays: Int) -> Bool {
+      guard !setPositions.isEmpty else { return true }
+      var days: Int
+      switch frequency {
+      case .yearly:
+        days = 366
+        if monthDays > 0 { days = min(days, monthDays * months.nonzeroBitCount) }
+        if !yearDays.isEmpty { days = min(days, Set(yearDays).count) }
+      case .monthly: days = monthDays > 0 ? min(31, monthDays) : 31
+      case .weekly: days = weekdayMasks.isEmpty ? 7 : weekdays.count
+      default: days = 1
+      }
+      return setPositions.contains { $0.magnitude <= days * timeCount }
+    }
+
+    /// Whether INTERVAL steps from DTSTART's period can land on an allowed month (MONTHLY), or
+    /// on an allowed weekday and time of day (DAILY and finer): the steps reach only the
+    /// residues of DTSTART's period modulo gcd(INTERVAL, the cycle's length in periods).
+    private func reachable(weekdays: Set<Int>) -> Bool {
+      func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+      func residue(_ cycle: Int, origin: Int) -> (step: Int, residue: Int) {
+        let step = gcd(interval % cycle, cycle)
+        return (step, ((firstPeriod - origin) % step + step) % step)
+      }
+      switch frequency {
+      case .yearly, .weekly: return true
+      case .monthly:
+        let (step, wanted) = residue(12, origin: 0)
+        return (1...12).contains { month in
+          months & UInt16(1) << UInt16(month) != 0 && (month - 1) % step == wanted
+        }
+      default:
+        // The cycle is a day of periods, or a week of them when BYDAY picks weekdays; a week's
+        // periods are counted from a Monday (day 4).
+        let perDay = 86_400 / unitSeconds
+        let byWeek = !weekdayMasks.isEmpty
+        let (step, wanted) = residue(byWeek ? 7 * perDay : perDay, origin: byWeek ? 4 * perDay : 0)
+        guard step > 1 else { return true }
+        func list(_ allowed: UInt64, _ count: Int, _ used: Bool) -> [Int] {
+          used ? (0..<count).filter { allowed >> UInt64($0) & 1 != 0 } : [0]
+        }
+        let dayList = byWeek ? weekdays.sorted() : [0]
+        let hourList = list(hours, 24, isSubDaily)
+        let minuteList = list(minutes, 60, frequency == .minutely || frequency == .secondly)
+        let secondList = list(seconds, 60, frequency == .secondly)
+        let perHour = perDay / 24
+        let perMinute = frequency == .secondly ? 60 : 1
+        for day in dayList {
+          for hour in hourList {
+            for minute in minuteList {
+              for second in secondList {
+                let offset = day * perDay + hour * perHour + minute * perMinute + second
+                if offset % step == wanted { return true }
+              }
+            }
+          }
+        }
+        return false
+      }
+    }
+
+    /// The period holding `key`.
+    func unit(ofKey key: Int) -> Int {
+      isSubDaily ? Civil.floorDiv(key, unitSeconds) : unit(ofDay: Civil.floorDiv(key, 86_400))
+    }
+
+    /// The period holding day number `day` (frequencies DAILY and coarser).
+    func unit(ofDay day: Int) -> Int {
+      switch frequency {
+      case .yearly: return Civil.date(day).year
+      case .monthly:
+        let date = Civil.date(day)
+        return date.year * 12 + date.month - 1
+      case .weekly: return Civil.floorDiv(day - weekBase, 7)
+      default: return day
+      }
+    }
+
+    /// The days `start..<end` of a period of DAILY or a coarser frequency, within 1...9999.
+    func dayRange(_ period: Int) -> (start: Int, end: Int) {
+      let start: Int
+      let end: Int
+      switch frequency {
+      case .yearly:
+        start = Civil.days(period, 1, 1)
+        end = Civil.days(period + 1, 1, 1)
+      case .monthly:
+        let year = Civil.floorDiv(period, 12)
+        let month = period - year * 12 + 1
+        start = Civil.days(year, month, 1)
+        end = start + Civil.daysIn(month, year)
+      case .weekly:
+        start = weekBase + 7 * period
+        end = start + 7
+      default:
+        start = period
+        end = period + 1
+      }
+      return (max(start, Civil.minDay), min(end, Civil.maxDay + 1))
+    }
+
+    /// The seconds to add to a slot's start for time index `index` (below ``timeCount``).
+    func timeOffset(_ index: Int) -> Int {
+      let secondIndex = index % secondOffsets.count
+      let rest = index / secondOffsets.count
+      return hourOffsets[rest / minuteOffsets.count] + minuteOffsets[rest % minuteOffsets.count]
+        + secondOffsets[secondIndex]
+    }
+
+    /// The days of `month` in `year` that pass the day-level parts, as bits (bit 0: day 1).
+    func dayMask(year: Int, month: Int) -> UInt32 {
+      let length = Civil.daysIn(month, year)
+      var mask = UInt32.max >> UInt32(32 - length)
+      if !monthDayMasks.isEmpty { mask &= monthDayMasks[length - 28] }
+      guard mask != 0 else { return 0 }
+      let first = Civil.days(year, month, 1)
+      if !weekdayMasks.isEmpty {
+        var days = weekdayMasks[Civil.weekday(first)]
+        if !ordinalWeekdays.isEmpty {
+          let scope =
+            ordinalsInYear
+            ? (Civil.days(year, 1, 1), LocalDate.isLeap(year) ? 366 : 365) : (first, length)
+          for entry in ordinalWeekdays {
+            if let day = Civil.ordinalWeekday(
+              entry.ordinal, entry.weekday, first: scope.0, length: scope.1),
+              day >= first, day < first + length
+            {
+              days |= UInt32(1) << UInt32(day - first)
+            }
+          }
+        }
+        mask &= days
+      }
+      if mask != 0, !yearDays.isEmpty {
+        let january1 = Civil.days(year, 1, 1)
+        let yearLength = LocalDate.isLeap(year) ? 366 : 365
+        var days: UInt32 = 0
+        for value in yearDays {
+          let day = january1 - 1 + (value > 0 ? value : yearLength + 1 + value)
+          if day >= first, day < first + length, day >= january1 {
+            days |= UInt32(1) << UInt32(day - first)
+          }
+        }
+        mask &= days
+      }
+      if mask != 0, !weekNumbers.isEmpty {
+        var days: UInt64 = 0
+        // Only January and December can hold days of the neighbouring week-numbering year.
+        for weekYear in (month == 1 ? year - 1 : year)...(month == 12 ? year + 1 : year) {
+          let yearStart = Civil.weekYearStart(weekYear, weekStart: weekStart)
+          let weeks = (Civil.weekYearStart(weekYear + 1, weekStart: weekStart) - yearStart) / 7
+          for value in weekNumbers {
+            let week = value > 0 ? value : weeks + 1 + value
+            guard (1...weeks).contains(week) else { continue }
+            let weekFirst = yearStart + 7 * (week - 1)
+            days |= Civil.bits(
+              max(weekFirst, first) - first, min(weekFirst + 7, first + length) - first)
+          }
+        }
+        mask &= UInt32(truncatingIfNeeded: days)
+      }
+      return mask
+    }
+  }
+}

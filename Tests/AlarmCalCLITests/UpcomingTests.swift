@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+@Suite struct UpcomingTests {
+  private let usageLine =
+    "Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged]\nRun 'alarmcal help upcoming' for details.\n"
+
+  @Test("help upcoming prints the whole help text")
+  func help() throws {
+    let expected = try String(contentsOfFile: try fixturePath("help-upcoming.txt"), encoding: .utf8)
+    for arguments in [["help", "upcoming"], ["upcoming", "--help"]] {
+      let result = runInProcess(arguments)
+      #expect(result.status == 0)
+      #expect(result.stdout == expected)
+    }
+  }
+
+  @Test("ndjson prints one object per firing with every documented field")
+  func ndjson() throws {
+    let result = runInProcess([
+      "upcoming", try fixturePath("dst.ics"), "--from", "2007-01-01T00:00:00Z", "--to",
+      "2007-04-01T00:00:00Z", "--tz", "America/New_York", "--format", "ndjson",
+    ])
+    #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.count == 3)
+    let first = try #require(
+      try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+    #expect(first["trigger"] as? String == "2007-03-11T07:30:00Z")
+    #expect(first["local"] as? String == "2007-03-11T03:30:00-04:00")
+    #expect(first["uid"] as? String == "gap")
+    #expect(first["recurrenceId"] as? String == "2007-03-11T07:30:00Z")
+    #expect(first["eventStart"] as? String == "2007-03-11T07:30:00Z")
+    #expect(first["summary"] as? String == "Gap")
+    #expect(first["action"] as? String == "AUDIO")
+    #expect(first["repeat"] as? Int == 0)
+    #expect(first["file"] as? String == (try fixturePath("dst.ics")))
+    #expect((first["id"] as? String)?.count == 36)
+  }
+
+  @Test("json prints one array; ids are stable across runs")
+  func jsonArray() throws {
+    let arguments = [
+      "upcoming", try fixturePath("dst.ics"), "--from", "2007-01-01T00:00:00Z", "--limit", "2",
+      "--format", "json", "--tz", "UTC",
+    ]
+    let first = runInProcess(arguments)
+    let second = runInProcess(arguments)
+    #expect(first.status == 0)
+    let array = try #require(
+      try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [[String: Any]])
+    #expect(array.count == 2)
+    #expect(first.stdout == second.stdout)
+  }
+
+  @Test("without --to and --limit the next 10 are listed; with --to all in the window")
+  func windowDefaults() throws {
+    let file = try fixturePath("dst.ics")
+    let next = runInProcess([
+      "upcoming", file, "--now", "2007-01-01T00:00:00Z", "--format", "ndjson",
+    ])
+    #expect(next.stdout.split(separator: "\n").count == 6)  // the file has only 6
+    let window = runInProcess([
+      "upcoming", file, "--from", "2007-03-11T07:30:00Z", "--to", "2007-10-28T05:30:00Z",
+      "--format", "ndjson",
+    ])
+    // from <= trigger < to: the Mar 11 firing is in, the Oct 28 one is out.
+    #expect(window.stdout.split(separator: "\n").count == 2)
+  }
+
+  @Test("the text table shows weekday, date, time, how long until, label, action and file")
+  func textTable() throws {
+    let file = try fixturePath("dst.ics")
+    let result = runInProcess([
+      "upcoming", file, "--now", "2007-03-11T05:25:00Z", "--limit", "1", "--tz", "America/New_York",
+    ])
+    #expect(result.stdout == "Sun 2007-03-11  03:30  in 2h 05m     Gap  AUDIO  \(file)\n")
+  }
+
+  @Test("acknowledged firings are hidden unless --include-acknowledged")
+  func acknowledged() throws {
+    let file = try fixturePath("ack.ics")
+    let base = [
+      "upcoming", file, "--from", "2027-01-01T00:00:00Z", "--to", "2027-02-01T00:00:00Z",
+      "--format", "ndjson",
+    ]
+    #expect(runInProcess(base).stdout.split(separator: "\n").count == 3)
+    let all = runInProcess(base + ["--include-acknowledged"])
+    #expect(all.stdout.split(separator: "\n").count == 6)
+    #expect(all.stdout.contains("\"acknowledged\":true"))
+  }
+
+  @Test("an unreadable file is reported, the others are still listed, and the exit code is 1")
+  func brokenFile() throws {
+    let folder = try temporaryFolder()
+    let broken = folder.appendingPathComponent("broken.ics").path
+    try "not a calendar".write(toFile: broken, atomically: true, encoding: .utf8)
+    let result = runInProcess([
+      "upcoming", broken, "/nonexistent/x.ics", try fixturePath("dst.ics"), "--from",
+      "2007-01-01T00:00:00Z", "--limit", "1", "--format", "ndjson",
+    ])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "\(broken):1: no BEGIN line: this is not iCalendar data\nalarmcal: error: /nonexistent/x.ics: no such file\n"
+    )
+    #expect(result.stdout.split(separator: "\n").count == 1)
+  }
+
+  @Test(
+    "usage errors exit 64",
+    arguments: [
+      (["upcoming"], "missing FILE"),
+      (["upcoming", "a.ics", "--limit", "0"], "--limit must be a positive whole number, not '0'"),
+      (
+        ["upcoming", "a.ics", "--format", "xml"], "--format must be text, json or ndjson, not 'xml'"
+      ),
+      (
+        ["upcoming", "a.ics", "--from", "2027-01-02", "--to", "2027-01-01"],
+        "--to must be after --from"
+      ),
+      (
+        ["upcoming", "a.ics", "--to", "soon"],
+        "--to 'soon' is not an ISO 8601 date-time (e.g. 2026-12-02T07:00:00Z)"
+      ),
+    ])
+  func usageErrors(arguments: [String], message: String) {
+    let result = runInProcess(arguments)
+    #expect(result.status == 64)
+    #expect(result.stderr == "alarmcal upcoming: error: \(message)\n" + usageLine)
+  }
+}

@@ -1,0 +1,239 @@
+import AlarmCal
+import ICalendar
+import Testing
+
+@Suite struct SchedulerTests {
+  /// Runs the scheduler over one fixture and renders each firing as
+  /// `trigger recurrenceId rREPEAT ACTION uid`.
+  private func schedule(
+    _ fixture: String, from: String, to: String, tz: String = "Europe/Berlin",
+    includeAcknowledged: Bool = false, limit: Int? = nil
+  ) throws -> (firings: [String], warnings: [String]) {
+    let components = try ICalendarParser.parse(try fixtureText("schedule/\(fixture)"))
+    var schedule = FiringSchedule(
+      inputs: [CalendarInput(name: fixture, components: components)],
+      defaultZone: try #require(TimeZoneRules(identifier: tz)),
+      includeAcknowledged: includeAcknowledged)
+    var lines: [String] = []
+    let late = schedule.firings(from: try instant(from), to: try instant(to), limit: limit) {
+      lines.append(
+        "\($0.trigger) \($0.recurrenceID?.text ?? "-") r\($0.repeatIndex) \($0.action) \($0.uid)")
+    }
+    return (lines, (schedule.warnings + late).map(\.description))
+  }
+
+  @Test(
+    "RFC 5545 §3.3.5: a gap time is read with the offset before the gap, an overlap time is the first, and the series keeps its wall clock"
+  )
+  func dst() throws {
+    let result = try schedule("dst.ics", from: "20070101T000000Z", to: "20080101T000000Z")
+    #expect(
+      result.firings == [
+        "2007-03-04T07:30:00Z 2007-03-04T07:30:00Z r0 AUDIO gap",  // 02:30 EST
+        "2007-03-11T07:30:00Z 2007-03-11T07:30:00Z r0 AUDIO gap",  // no 02:30: 03:30 EDT
+        "2007-03-18T06:30:00Z 2007-03-18T06:30:00Z r0 AUDIO gap",  // back to 02:30, now EDT
+        "2007-10-28T05:30:00Z 2007-10-28T05:30:00Z r0 AUDIO overlap",  // 01:30 EDT
+        "2007-11-04T05:30:00Z 2007-11-04T05:30:00Z r0 AUDIO overlap",  // the first 01:30 (EDT)
+        "2007-11-11T06:30:00Z 2007-11-11T06:30:00Z r0 AUDIO overlap",  // 01:30 EST
+      ])
+    #expect(result.warnings.isEmpty)
+  }
+
+  @Test("RFC 5545 §3.3.6: -P1D is a calendar day and -PT24H is 24 hours, across a DST change")
+  func durations() throws {
+    let result = try schedule("durations.ics", from: "20070301T000000Z", to: "20070401T000000Z")
+    #expect(
+      result.firings == [
+        "2007-03-10T13:00:00Z - r0 DISPLAY nominal",  // -PT24H: 09:00 EDT less 24 h = 08:00 EST
+        "2007-03-10T14:00:00Z - r0 DISPLAY nominal",  // -P1D: 09:00 EST the day before
+      ])
+  }
+
+  @Test("triggers related to the end use DTEND, DTSTART+DURATION, or a task's DUE")
+  func endRelated() throws {
+    let result = try schedule("end.ics", from: "20270101T000000Z", to: "20270201T000000Z")
+    #expect(
+      result.firings == [
+        "2027-01-05T10:25:00Z - r0 DISPLAY dtend",
+        "2027-01-06T11:10:00Z - r0 DISPLAY duration",
+        "2027-01-07T16:30:00Z - r0 DISPLAY task",
+      ])
+  }
+
+  @Test("an absolute trigger on a series rings once; REPEAT adds rings DURATION apart")
+  func absoluteAndRepeat() throws {
+    let result = try schedule(
+      "absolute-repeat.ics", from: "20270101T000000Z", to: "20270201T000000Z")
+    #expect(
+      result.firings == [
+        "2027-01-03T06:00:00Z - r0 AUDIO absolute",
+        "2027-01-10T07:50:00Z - r0 AUDIO repeat",
+        "2027-01-10T07:55:00Z - r1 AUDIO repeat",
+        "2027-01-10T08:00:00Z - r2 AUDIO repeat",
+      ])
+  }
+
+  @Test("all-day events with a sub-day trigger ring at 09:00 the day before in --tz; DATE EXDATE")
+  func allDay() throws {
+    let result = try schedule("allday.ics", from: "20270101T000000Z", to: "20270201T000000Z")
+    #expect(
+      result.firings == [
+        "2027-01-03T08:00:00Z 2027-01-04 r0 DISPLAY allday",
+        "2027-01-05T08:00:00Z 2027-01-06 r0 DISPLAY allday",
+      ])
+    let tokyo = try schedule(
+      "allday.ics", from: "20270101T000000Z", to: "20270201T000000Z", tz: "Asia/Tokyo")
+    #expect(tokyo.firings.first == "2027-01-03T00:00:00Z 2027-01-04 r0 DISPLAY allday")
+  }
+
+  @Test("EXDATE matches by instant whatever its form; RDATE adds DATE-TIME and PERIOD starts")
+  func exdateAndRdate() throws {
+    let result = try schedule("exdate-rdate.ics", from: "20270101T000000Z", to: "20270201T000000Z")
+    #expect(
+      result.firings.map { String($0.prefix(20)) } == [
+        "2027-01-04T12:00:00Z", "2027-01-06T12:00:00Z", "2027-01-07T12:00:00Z",
+        "2027-01-10T12:00:00Z", "2027-01-11T15:00:00Z",
+      ])
+  }
+
+  @Test("a moved instance rings with its own alarm; a cancelled instance does not ring")
+  func overrides() throws {
+    let result = try schedule("overrides.ics", from: "20270101T000000Z", to: "20270201T000000Z")
+    #expect(
+      result.firings == [
+        "2027-01-04T08:00:00Z 2027-01-04T08:00:00Z r0 AUDIO moved",
+        "2027-01-05T11:00:00Z 2027-01-05T08:00:00Z r0 DISPLAY moved",
+      ])
+  }
+
+  @Test(
+    "RFC 9074: acknowledged firings are not listed unless asked; snoozes ring; NONE never rings")
+  func acknowledgement() throws {
+    let result = try schedule("ack.ics", from: "20270101T000000Z", to: "20270201T000000Z")
+    #expect(
+      result.firings == [
+        "2027-01-06T08:00:00Z 2027-01-06T08:00:00Z r0 AUDIO acked",
+        "2027-01-06T08:10:00Z - r0 AUDIO acked",  // the RFC 9074 snooze alarm
+        "2027-01-10T08:15:00Z - r0 DISPLAY mozilla",  // X-MOZ-SNOOZE-TIME
+      ])
+    let all = try schedule(
+      "ack.ics", from: "20270101T000000Z", to: "20270201T000000Z", includeAcknowledged: true)
+    #expect(all.firings.count == 6)
+    #expect(all.firings.first == "2027-01-04T08:00:00Z 2027-01-04T08:00:00Z r0 AUDIO acked")
+  }
+
+  @Test("UNTIL in UTC against a zoned DTSTART compares instants")
+  func untilComparesInstants() throws {
+    let result = try schedule("until.ics", from: "20270101T000000Z", to: "20270201T000000Z")
+    // 07:00 EST on Jan 6 is 12:00Z, one second after UNTIL: not an instance.
+    #expect(
+      result.firings.map { String($0.prefix(20)) } == [
+        "2027-01-04T12:00:00Z", "2027-01-05T12:00:00Z",
+      ])
+  }
+
+  @Test("with X-WR-TIMEZONE a series written in UTC keeps its wall-clock time across DST")
+  func googleCalendarZone() throws {
+    let result = try schedule("google.ics", from: "20270301T000000Z", to: "20270401T000000Z")
+    #expect(
+      result.firings.map { String($0.prefix(20)) } == [
+        "2027-03-08T12:00:00Z", "2027-03-15T11:00:00Z",
+      ])
+  }
+
+  @Test("the file's VTIMEZONE wins over the IANA zone of the same name; Windows names map to IANA")
+  func fileZoneWins() throws {
+    let result = try schedule(
+      "own-zone.ics", from: "20270101T000000Z", to: "20280101T000000Z", tz: "UTC")
+    #expect(
+      result.firings == [
+        "2027-07-01T00:00:00Z - r0 AUDIO windows",  // Tokyo Standard Time: 09:00 +09:00
+        "2027-07-01T06:00:00Z - r0 AUDIO own",  // the file says +03:00, not Berlin's +02:00
+      ])
+  }
+
+  @Test("rules that never produce an instance are reported; hostile counts stay fast and lazy")
+  func hostile() throws {
+    // Termination itself is the check: every iterator has a work limit (speed is benchmarked).
+    let result = try schedule(
+      "hostile.ics", from: "20270101T000000Z", to: "20280101T000000Z", limit: 4)
+    #expect(
+      result.firings == [
+        "2027-01-01T00:00:00Z 2027-01-01T00:00:00Z r0 AUDIO impossible",
+        "2027-01-01T00:00:00Z 2027-01-01T00:00:00Z r0 AUDIO secondly",
+        "2027-01-01T00:00:00Z - r0 AUDIO zero",
+        "2027-01-01T00:00:01Z 2027-01-01T00:00:01Z r0 AUDIO secondly",
+      ])
+    #expect(
+      result.warnings.contains {
+        $0
+          == "hostile.ics:4: event \"impossible\": RRULE FREQ=MINUTELY;BYMONTHDAY=30;BYMONTH=2 can never produce an instance; only DTSTART rings"
+      })
+    // libical drops an RRULE with INTERVAL=0 while parsing; the scheduler reports what it dropped.
+    #expect(
+      result.warnings.contains {
+        $0.hasPrefix(
+          "hostile.ics:14: event \"zero\": libical could not read a property and ignored it (Can't parse as RECUR value"
+        )
+      })
+  }
+}
+
+extension SchedulerTests {
+  @Test("a trigger landing in the second pass of a repeated hour is exact elapsed time (§3.3.6)")
+  func triggerInOverlap() throws {
+    // DTSTART 01:10 on 2027-11-07 is the first 01:10 (EDT, 05:10Z); PT1H later is 06:10Z, the
+    // second 01:10 (EST), not the first one again.
+    let result = try schedule(
+      "overlap-trigger.ics", from: "20270101T000000Z", to: "20280101T000000Z")
+    #expect(result.firings == ["2027-11-07T06:10:00Z - r0 AUDIO overlap-trigger"])
+  }
+
+  @Test("an RDATE PERIOD gives its instance its own end for RELATED=END triggers")
+  func rdatePeriodEnd() throws {
+    let result = try schedule(
+      "rdate-period-end.ics", from: "20270101T000000Z", to: "20280101T000000Z")
+    #expect(
+      result.firings.map { String($0.prefix(20)) } == [
+        "2027-06-01T08:00:00Z", "2027-06-03T18:00:00Z",
+      ])
+  }
+
+  @Test("RANGE=THISANDFUTURE moves the instance and every later one by the same amount")
+  func thisAndFuture() throws {
+    let result = try schedule("thisandfuture.ics", from: "20270101T000000Z", to: "20280101T000000Z")
+    #expect(
+      result.firings.map { String($0.prefix(20)) } == [
+        "2027-04-01T07:00:00Z", "2027-04-02T09:00:00Z", "2027-04-03T09:00:00Z",
+        "2027-04-04T09:00:00Z",
+      ])
+  }
+}
+
+@Suite struct SchedulerLazinessTests {
+  /// A calendar of `count` weekly series that started years ago.
+  private func calendar(count: Int) throws -> [ICalComponent] {
+    var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n"
+    for index in 0..<count {
+      let day = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"][index % 7]
+      text += "BEGIN:VEVENT\r\nUID:s\(index)\r\nDTSTAMP:20260101T000000Z\r\n"
+      text += "DTSTART;TZID=Europe/Berlin:2020010\(index % 7 + 1)T0\(index % 10)3000\r\n"
+      text += "RRULE:FREQ=WEEKLY;BYDAY=\(day)\r\nBEGIN:VALARM\r\nACTION:AUDIO\r\nTRIGGER:-PT5M\r\n"
+      text += "END:VALARM\r\nEND:VEVENT\r\n"
+    }
+    return try ICalendarParser.parse(text + "END:VCALENDAR\r\n")
+  }
+
+  @Test("the next 64 firings of 2,000 weekly series look at a few days of instances, not years")
+  func nextSixtyFour() throws {
+    var schedule = FiringSchedule(
+      inputs: [CalendarInput(name: "many.ics", components: try calendar(count: 2000))],
+      defaultZone: try #require(TimeZoneRules(identifier: "Europe/Berlin")))
+    var firings: [Firing] = []
+    _ = schedule.firings(from: testNow, to: nil, limit: 64) { firings.append($0) }
+    #expect(firings.count == 64)
+    #expect(zip(firings, firings.dropFirst()).allSatisfy { !Firing.precedes($1, $0) })
+    // One day's window needs at most a couple of instances per series; a year would be 52.
+    #expect(schedule.instancesExamined <= 2 * schedule.seriesCount)
+  }
+}

@@ -238,6 +238,12 @@ private struct CalendarMapper {
     for exdate in item.properties(named: "EXDATE") {
       lose(item, "EXDATE \(describe(exdate)) cannot be kept (the alarm also rings on that day)")
     }
+    // Thunderbird keeps a pending snooze on the event; a clock alarm has no snoozed ring to carry.
+    for snooze in item.properties where snooze.name.hasPrefix("X-MOZ-SNOOZE-TIME") {
+      if case .utc(let utc)? = DateTimeValue(property: snooze), Instant(utc: utc) >= importer.now {
+        lose(item, "the snoozed ring at \(describe(snooze)) (\(snooze.name)) cannot be kept")
+      }
+    }
     let summary = item.property("SUMMARY")?.text ?? ""
     let ringsOnce =
       item.property(AlarmVocabulary.rings)?.value.uppercased() == AlarmVocabulary.ringsOnce

@@ -32,11 +32,15 @@ public struct VTimezoneRules: ZoneOffsets {
         let start = DateTimeValue(property: startProperty)?.local
       else { continue }
       var onsets = [start]
-      if let rule = observance.property("RRULE")?.value,
-        let expanded = try? LibicalRecurrence.starts(
-          rule: rule, from: start, through: end, limit: 20_000)
+      if let text = observance.property("RRULE")?.value,
+        let rule = try? RecurrenceRule(parsing: text)
       {
-        onsets = expanded
+        // alarmcal's own iterator: bounded work, even for a hostile observance rule.
+        var iterator = RecurrenceIterator(rule: rule, start: start, workLimit: 100_000)
+        onsets = []
+        while onsets.count < 20_000, let onset = iterator.next(), onset <= end {
+          onsets.append(onset)
+        }
       }
       for rdate in observance.properties(named: "RDATE") {
         for text in rdate.value.split(separator: ",") {

@@ -12,14 +12,19 @@ enum AlarmIdentifier {
     }
     high = (high & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_8000  // version 8
     low = (low & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000  // RFC 9562 variant
-    let hex = hexDigits(high, 16) + hexDigits(low, 16)
-    let chars = Array(hex)
-    let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }
-    return groups.joined(separator: "-").uppercased()
-  }
-
-  private static func hexDigits(_ value: UInt64, _ width: Int) -> String {
-    let text = String(value, radix: 16)
-    return String(repeating: "0", count: width - text.count) + text
+    // 8-4-4-4-12 upper-case hex digits, written straight into bytes (this runs per firing).
+    let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
+    var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
+    var position = 0
+    for (word, shiftBase) in [(high, 60), (low, 60)] {
+      var shift = shiftBase
+      while shift >= 0 {
+        if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
+        bytes[position] = digits[Int((word >> UInt64(shift)) & 0xF)]
+        position += 1
+        shift -= 4
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 }

@@ -16,6 +16,8 @@ struct FiringPrinter {
   let colour: Bool
   let sink: any TextSink
   private var count = 0
+  /// Output is gathered and written in blocks: one write per firing would cost a system call each.
+  private var pendingOutput = ""
 
   init(format: FiringFormat, zone: TimeZoneRules, now: Instant, colour: Bool, sink: any TextSink) {
     self.format = format
@@ -26,28 +28,40 @@ struct FiringPrinter {
   }
 
   mutating func begin() {
-    if format == .json { sink.write("[") }
+    if format == .json { emit("[") }
+  }
+
+  private mutating func emit(_ text: String) {
+    pendingOutput += text
+    if pendingOutput.utf8.count >= 1 << 16 { flush() }
+  }
+
+  /// Writes what has been gathered.
+  mutating func flush() {
+    guard !pendingOutput.isEmpty else { return }
+    sink.write(pendingOutput)
+    pendingOutput = ""
   }
 
   mutating func print(_ firing: Firing) {
     switch format {
     case .json:
-      sink.write(
-        (count == 0 ? "\n  " : ",\n  ") + JSONWriter(style: .compact).string(from: json(firing)))
+      emit((count == 0 ? "\n  " : ",\n  ") + JSONWriter(style: .compact).string(from: json(firing)))
     case .ndjson:
-      sink.write(JSONWriter(style: .compact).string(from: json(firing)) + "\n")
+      emit(JSONWriter(style: .compact).string(from: json(firing)) + "\n")
     case .text:
-      sink.write(textLine(firing) + "\n")
+      emit(textLine(firing) + "\n")
     }
     count += 1
   }
 
   mutating func end() {
     switch format {
-    case .json: sink.write(count == 0 ? "]\n" : "\n]\n")
+    case .json: emit(count == 0 ? "]\n" : "\n]\n")
     case .ndjson: break
-    case .text: if count == 0 { sink.write("No alarms in this window.\n") }
+    case .text: if count == 0 { emit("No alarms in this window.\n") }
     }
+    flush()
   }
 
   /// The JSON object of one firing.

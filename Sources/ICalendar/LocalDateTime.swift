@@ -153,7 +153,21 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
   }
 
   /// `YYYY-MM-DDTHH:mm:ss`.
-  public var description: String { "\(date)T\(time)" }
+  public var description: String {
+    var bytes = [UInt8](repeating: 0, count: 19)
+    writeDigits(date.year, 4, &bytes, 0)
+    bytes[4] = UInt8(ascii: "-")
+    writeDigits(date.month, 2, &bytes, 5)
+    bytes[7] = UInt8(ascii: "-")
+    writeDigits(date.day, 2, &bytes, 8)
+    bytes[10] = UInt8(ascii: "T")
+    writeDigits(time.hour, 2, &bytes, 11)
+    bytes[13] = UInt8(ascii: ":")
+    writeDigits(time.minute, 2, &bytes, 14)
+    bytes[16] = UInt8(ascii: ":")
+    writeDigits(time.second, 2, &bytes, 17)
+    return String(decoding: bytes, as: UTF8.self)
+  }
 
   /// The RFC 5545 form `YYYYMMDDTHHMMSS` (without `Z`).
   public var icalString: String {
@@ -163,6 +177,15 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
   /// Orders by date, then time.
   public static func < (lhs: LocalDateTime, rhs: LocalDateTime) -> Bool {
     (lhs.date, lhs.time) < (rhs.date, rhs.time)
+  }
+}
+
+/// Writes `value` (0 ... 10^width - 1) as `width` decimal digits at `offset`.
+func writeDigits(_ value: Int, _ width: Int, _ bytes: inout [UInt8], _ offset: Int) {
+  var rest = value
+  for index in stride(from: offset + width - 1, through: offset, by: -1) {
+    bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+    rest /= 10
   }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import ICalendar
 import Testing
 
@@ -65,5 +66,36 @@ import Testing
     #expect(zone.property("TZID")?.value == "UTC")
     #expect(zone.components.map(\.name) == ["STANDARD"])
     #expect(zone.components.first?.property("TZOFFSETTO")?.value == "+0000")
+  }
+}
+
+@Suite struct TransitionTableTests {
+  @Test(
+    "the cached offsets equal Foundation's at every hour around every change, for varied zones",
+    arguments: [
+      "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "Pacific/Apia",
+      "America/Sao_Paulo", "Africa/Casablanca", "Europe/Moscow", "Asia/Tehran", "UTC",
+    ])
+  func matchesFoundation(identifier: String) throws {
+    let rules = try #require(TimeZoneRules(identifier: identifier))
+    let zone = try #require(TimeZone(identifier: identifier))
+    // Seconds either side of each of Foundation's own transitions, and a daily grid, 1970-2040.
+    var probes: [Int64] = []
+    var cursor = Date(timeIntervalSince1970: 0)
+    while let next = zone.nextDaylightSavingTimeTransition(after: cursor),
+      next.timeIntervalSince1970 < 2_208_988_800
+    {
+      let t = Int64(next.timeIntervalSince1970.rounded())
+      probes += [t - 1, t, t + 1]
+      cursor = next
+    }
+    probes += stride(from: Int64(0), to: 2_208_988_800, by: 86_400)
+    var mismatches = 0
+    for probe in probes {
+      let expected = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(probe)))
+      if rules.offset(at: Instant(secondsSince1970: probe)) != expected { mismatches += 1 }
+    }
+    #expect(probes.count > 25_000)
+    #expect(mismatches == 0)
   }
 }

@@ -97,19 +97,20 @@ struct SeriesBuilder {
   mutating func build(_ calendar: ICalComponent) -> [AlarmSeries] {
     var masters: [String: ICalComponent] = [:]
     var order: [String] = []
+    var ordered = Set<String>()
     var overrides: [String: [ICalComponent]] = [:]
     for item in calendar.components where item.name == "VEVENT" || item.name == "VTODO" {
       let uid = item.property("UID")?.text ?? ""
       if item.property("RECURRENCE-ID") != nil {
         overrides[uid, default: []].append(item)
-        if masters[uid] == nil, !order.contains(uid) { order.append(uid) }
+        if masters[uid] == nil, ordered.insert(uid).inserted { order.append(uid) }
       } else {
         if masters[uid] != nil {
           warn(item, uid, "a second component with this UID; only the first is used")
           continue
         }
         masters[uid] = item
-        if !order.contains(uid) { order.append(uid) }
+        if ordered.insert(uid).inserted { order.append(uid) }
       }
     }
     var result: [AlarmSeries] = []

@@ -33,8 +33,8 @@ public struct Firing: Equatable, Sendable {
     if a.trigger != b.trigger { return a.trigger < b.trigger }
     if a.fileIndex != b.fileIndex { return a.fileIndex < b.fileIndex }
     if a.uid != b.uid { return a.uid < b.uid }
-    let ra = a.recurrenceID?.text ?? ""
-    let rb = b.recurrenceID?.text ?? ""
+    let ra = a.recurrenceID?.sortKey ?? Int64.min
+    let rb = b.recurrenceID?.sortKey ?? Int64.min
     if ra != rb { return ra < rb }
     if a.repeatIndex != b.repeatIndex { return a.repeatIndex < b.repeatIndex }
     return a.id < b.id
@@ -47,6 +47,14 @@ public enum RecurrenceID: Hashable, Sendable {
   case instant(Instant)
   /// An all-day instance.
   case date(LocalDate)
+
+  /// Orders recurrence ids in time (an all-day instance at its date's start).
+  var sortKey: Int64 {
+    switch self {
+    case .instant(let instant): instant.secondsSince1970
+    case .date(let date): Int64(date.daysSince1970) * 86_400
+    }
+  }
 
   /// `YYYY-MM-DDTHH:MM:SSZ` or `YYYY-MM-DD`.
   public var text: String {

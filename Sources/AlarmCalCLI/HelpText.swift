@@ -10,6 +10,7 @@ enum HelpText {
     Commands:
       convert   Convert an alarm list to iCalendar (.ics) or an .ics file to an alarm list.
       upcoming  List when the alarms in .ics files go off.
+      validate  Check .ics files and report every problem with its line and column.
       help      Show help for a command.
 
     Options:

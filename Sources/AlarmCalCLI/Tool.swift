@@ -22,6 +22,8 @@ public enum Tool {
       return ConvertCommand.run(rest, context: context)
     case "upcoming":
       return UpcomingCommand.run(rest, context: context)
+    case "validate":
+      return ValidateCommand.run(rest, context: context)
     default:
       let what = first.hasPrefix("-") ? "unknown option \(first)" : "unknown command '\(first)'"
       context.standardError.write(
@@ -53,6 +55,9 @@ public enum Tool {
       return .success
     case ["upcoming"]:
       context.standardOutput.write(HelpText.upcoming)
+      return .success
+    case ["validate"]:
+      context.standardOutput.write(ValidateCommand.helpText)
       return .success
     default:
       context.standardError.write(

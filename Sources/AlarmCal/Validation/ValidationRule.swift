@@ -1,0 +1,78 @@
+/// A rule the validator checks: a stable id, how bad breaking it is, and where the standard says so.
+public struct ValidationRule: Equatable, Sendable {
+  /// The stable id printed in brackets, such as `content.bare-lf`.
+  public let id: String
+  /// How bad breaking it is.
+  public let severity: Diagnostic.Severity
+  /// The section of the standard, such as `RFC 5545 §3.1`.
+  public let rfc: String
+
+  /// LF alone ends lines (reported once per file, with a count).
+  public static let bareLineFeed = rule("content.bare-lf", .warning, "§3.1")
+  /// A line is longer than 75 octets.
+  public static let longLine = rule("content.long-line", .warning, "§3.1")
+  /// A continuation line has nothing to continue.
+  public static let orphanContinuation = rule("content.orphan-continuation", .error, "§3.1")
+  /// Bytes that are not UTF-8.
+  public static let invalidUTF8 = rule("content.invalid-utf8", .error, "§3.1.4")
+  /// A control character other than HTAB.
+  public static let controlCharacter = rule("content.control-character", .error, "§3.1")
+  /// No colon between name and value.
+  public static let missingColon = rule("content.missing-colon", .error, "§3.1")
+  /// A content line without a name.
+  public static let emptyName = rule("content.empty-name", .error, "§3.1")
+  /// A name with a character other than letters, digits and `-`.
+  public static let invalidName = rule("content.invalid-name", .error, "§3.1")
+  /// Malformed parameter syntax or quoting.
+  public static let badParameter = rule("content.bad-parameter", .error, "§3.2")
+
+  /// A BEGIN without END, or an END without BEGIN.
+  public static let unbalanced = rule("structure.unbalanced", .error, "§3.4")
+  /// An END whose name is not that of the open BEGIN.
+  public static let mismatchedEnd = rule("structure.mismatched-end", .error, "§3.4")
+  /// More than one VCALENDAR in one file.
+  public static let multipleCalendars = rule("structure.multiple-calendars", .warning, "§3.4")
+  /// A property outside any component.
+  public static let outsideComponent = rule("structure.outside-component", .error, "§3.4")
+  /// No VCALENDAR, or another component at the top level.
+  public static let notCalendar = rule("structure.not-vcalendar", .error, "§3.4")
+
+  /// A required property is missing.
+  public static let missingProperty = rule("component.missing-property", .error, "§3.6")
+  /// A property allowed once appears more often.
+  public static let duplicateProperty = rule("component.duplicate-property", .error, "§3.6")
+  /// Two properties that exclude each other (DTEND and DURATION, DUE and DURATION).
+  public static let exclusiveProperties = rule("component.exclusive-properties", .error, "§3.6")
+  /// DTEND or DUE before DTSTART.
+  public static let endBeforeStart = rule("component.end-before-start", .error, "§3.8.2.2")
+  /// A VALARM with only one of DURATION and REPEAT.
+  public static let repeatDuration = rule("alarm.repeat-duration", .error, "§3.6.6")
+
+  /// A malformed DATE or DATE-TIME value.
+  public static let dateTimeValue = rule("value.date-time", .error, "§3.3.5")
+  /// A DATE-TIME that must be UTC is not.
+  public static let notUTC = rule("value.not-utc", .error, "§3.8.7.2")
+  /// A malformed DURATION value.
+  public static let durationValue = rule("value.duration", .error, "§3.3.6")
+  /// A malformed UTC-OFFSET value.
+  public static let utcOffsetValue = rule("value.utc-offset", .error, "§3.3.14")
+  /// A malformed or out-of-range INTEGER value.
+  public static let integerValue = rule("value.integer", .error, "§3.3.8")
+  /// An RRULE that breaks the RECUR grammar.
+  public static let recurrenceRule = rule("value.rrule", .error, "§3.3.10")
+
+  /// Every rule, in the order above.
+  public static let all: [ValidationRule] = [
+    bareLineFeed, longLine, orphanContinuation, invalidUTF8, controlCharacter, missingColon,
+    emptyName, invalidName, badParameter, unbalanced, mismatchedEnd, multipleCalendars,
+    outsideComponent, notCalendar, missingProperty, duplicateProperty, exclusiveProperties,
+    endBeforeStart, repeatDuration, dateTimeValue, notUTC, durationValue, utcOffsetValue,
+    integerValue, recurrenceRule,
+  ]
+
+  private static func rule(_ id: String, _ severity: Diagnostic.Severity, _ section: String)
+    -> ValidationRule
+  {
+    ValidationRule(id: id, severity: severity, rfc: "RFC 5545 " + section)
+  }
+}

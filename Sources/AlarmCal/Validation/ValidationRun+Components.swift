@@ -1,0 +1,152 @@
+import ICalendar
+
+/// Component rules: required, unique and exclusive properties, RFC 5545 §3.6.
+extension ValidationRun {
+  /// Checks a VCALENDAR and everything inside it.
+  mutating func checkCalendar(_ calendar: ParsedComponent) {
+    let rfc = "RFC 5545 §3.6"
+    require(["PRODID", "VERSION"], in: calendar, rfc: rfc)
+    uniqueOnly(["PRODID", "VERSION", "CALSCALE", "METHOD"], in: calendar, rfc: rfc)
+    checkValues(calendar)
+    let hasMethod = calendar.property("METHOD") != nil
+    for child in calendar.children { check(child, hasMethod: hasMethod) }
+  }
+
+  /// Checks a component below VCALENDAR and its children.
+  mutating func check(_ component: ParsedComponent, hasMethod: Bool) {
+    switch component.name {
+    case "VEVENT":
+      let rfc = "RFC 5545 §3.6.1"
+      require(["UID", "DTSTAMP"], in: component, rfc: rfc)
+      if !hasMethod { require(["DTSTART"], in: component, rfc: rfc, note: " (no METHOD)") }
+      uniqueOnly(
+        [
+          "UID", "DTSTAMP", "DTSTART", "CLASS", "CREATED", "DESCRIPTION", "GEO", "LAST-MODIFIED",
+          "LOCATION",
+          "ORGANIZER", "PRIORITY", "SEQUENCE", "STATUS", "SUMMARY", "TRANSP", "URL",
+          "RECURRENCE-ID", "DTEND", "DURATION",
+        ], in: component, rfc: rfc)
+      exclusive("DTEND", "DURATION", in: component, rfc: rfc)
+      endNotBeforeStart("DTEND", in: component, rfc: "RFC 5545 §3.8.2.2")
+    case "VTODO":
+      let rfc = "RFC 5545 §3.6.2"
+      require(["UID", "DTSTAMP"], in: component, rfc: rfc)
+      uniqueOnly(
+        [
+          "UID", "DTSTAMP", "DTSTART", "CLASS", "COMPLETED", "CREATED", "DESCRIPTION", "GEO",
+          "LAST-MODIFIED",
+          "LOCATION", "ORGANIZER", "PERCENT-COMPLETE", "PRIORITY", "RECURRENCE-ID", "SEQUENCE",
+          "STATUS", "SUMMARY", "URL", "DUE", "DURATION",
+        ], in: component, rfc: rfc)
+      exclusive("DUE", "DURATION", in: component, rfc: rfc)
+      endNotBeforeStart("DUE", in: component, rfc: "RFC 5545 §3.8.2.3")
+    case "VALARM":
+      checkAlarm(component)
+    default:
+      break
+    }
+    checkValues(component)
+    for child in component.children { check(child, hasMethod: hasMethod) }
+  }
+
+  private mutating func checkAlarm(_ alarm: ParsedComponent) {
+    let rfc = "RFC 5545 §3.6.6"
+    require(["ACTION", "TRIGGER"], in: alarm, rfc: rfc)
+    uniqueOnly(["ACTION", "TRIGGER", "DURATION", "REPEAT"], in: alarm, rfc: rfc)
+    let action = alarm.property("ACTION")?.value.uppercased()
+    switch action {
+    case "DISPLAY":
+      require(["DESCRIPTION"], in: alarm, rfc: rfc, note: " with ACTION:DISPLAY")
+      uniqueOnly(["DESCRIPTION"], in: alarm, rfc: rfc, note: " with ACTION:DISPLAY")
+    case "EMAIL":
+      require(["DESCRIPTION", "SUMMARY"], in: alarm, rfc: rfc, note: " with ACTION:EMAIL")
+      uniqueOnly(["DESCRIPTION", "SUMMARY"], in: alarm, rfc: rfc, note: " with ACTION:EMAIL")
+      if alarm.property("ATTENDEE") == nil {
+        report(
+          .missingProperty, at: alarm.begin.namePosition,
+          "VALARM with ACTION:EMAIL needs at least one ATTENDEE", rfc: rfc)
+      }
+    case "AUDIO":
+      uniqueOnly(["ATTACH"], in: alarm, rfc: rfc, note: " with ACTION:AUDIO")
+    default:
+      break
+    }
+    let duration = alarm.property("DURATION")
+    let repeatCount = alarm.property("REPEAT")
+    if let present = duration ?? repeatCount, (duration == nil) != (repeatCount == nil) {
+      let missing = duration == nil ? "DURATION" : "REPEAT"
+      report(
+        .repeatDuration, at: present.namePosition,
+        "\(present.upperName) without \(missing); a repeating alarm needs both or neither")
+    }
+  }
+
+  /// Each name must appear (``uniqueOnly`` checks that it appears only once).
+  private mutating func require(
+    _ names: [String], in component: ParsedComponent, rfc: String, note: String = ""
+  ) {
+    for name in names {
+      let found = component.properties(name)
+      if found.isEmpty {
+        report(
+          .missingProperty, at: component.begin.namePosition,
+          "\(component.name)\(note) needs \(name)", rfc: rfc)
+      }
+    }
+  }
+
+  /// Each name may appear at most once.
+  private mutating func uniqueOnly(
+    _ names: [String], in component: ParsedComponent, rfc: String, note: String = ""
+  ) {
+    for name in names {
+      let found = component.properties(name)
+      for extra in found.dropFirst() {
+        report(
+          .duplicateProperty, at: extra.namePosition,
+          "\(name) may appear only once in \(component.name)\(note); first on line \(found[0].line)",
+          rfc: rfc)
+      }
+    }
+  }
+
+  /// At most one of two names may appear; reported at the later one.
+  private mutating func exclusive(
+    _ first: String, _ second: String, in component: ParsedComponent, rfc: String
+  ) {
+    guard let one = component.property(first), let other = component.property(second) else {
+      return
+    }
+    let (earlier, later) = one.namePosition < other.namePosition ? (one, other) : (other, one)
+    report(
+      .exclusiveProperties, at: later.namePosition,
+      "\(component.name) may have \(first) or \(second), not both (\(earlier.upperName) on line \(earlier.line))",
+      rfc: rfc)
+  }
+
+  /// DTEND or DUE must not come before DTSTART when both are written in the same form.
+  private mutating func endNotBeforeStart(
+    _ name: String, in component: ParsedComponent, rfc: String
+  ) {
+    guard let startLine = component.property("DTSTART"), let endLine = component.property(name),
+      let start = Self.dateTime(startLine), let end = Self.dateTime(endLine)
+    else { return }
+    let comparable: Bool
+    switch (start, end) {
+    case (.date, .date), (.floating, .floating), (.utc, .utc): comparable = true
+    case (.zoned(_, let a), .zoned(_, let b)): comparable = a == b
+    default: comparable = false
+    }
+    guard comparable, end.local < start.local else { return }
+    report(
+      .endBeforeStart, at: endLine.valuePosition,
+      "\(name) \(endLine.value) is before DTSTART \(startLine.value) (line \(startLine.line))",
+      rfc: rfc)
+  }
+
+  /// The DATE or DATE-TIME value of a property, when well formed.
+  static func dateTime(_ line: ContentLine) -> DateTimeValue? {
+    let isDate = line.parameter("VALUE")?.value.uppercased() == "DATE"
+    return DateTimeValue(text: line.value, tzid: line.parameter("TZID")?.value, isDate: isDate)
+  }
+}

@@ -1,0 +1,128 @@
+import ICalendar
+
+/// Value rules: DATE, DATE-TIME, DURATION, UTC-OFFSET, INTEGER and RECUR syntax, RFC 5545 §3.3.
+extension ValidationRun {
+  /// Properties whose value is a DATE-TIME (or a DATE with `VALUE=DATE`).
+  static let dateTimeProperties: Set<String> = [
+    "DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "EXDATE", "RDATE", "DTSTAMP", "CREATED",
+    "LAST-MODIFIED", "COMPLETED",
+  ]
+  /// DATE-TIME properties that must be written in UTC.
+  static let utcProperties: Set<String> = ["DTSTAMP", "CREATED", "LAST-MODIFIED", "COMPLETED"]
+  /// Where the standard asks for UTC, per property.
+  static let utcSections: [String: String] = [
+    "DTSTAMP": "RFC 5545 §3.8.7.2", "CREATED": "RFC 5545 §3.8.7.1",
+    "LAST-MODIFIED": "RFC 5545 §3.8.7.3", "COMPLETED": "RFC 5545 §3.8.2.1",
+    "TRIGGER": "RFC 5545 §3.8.6.3",
+  ]
+  /// DATE-TIME properties whose value may be a comma-separated list.
+  static let listProperties: Set<String> = ["EXDATE", "RDATE"]
+  /// INTEGER properties and their allowed range.
+  static let integerProperties: [String: ClosedRange<Int>] = [
+    "REPEAT": 0...Int.max, "SEQUENCE": 0...Int.max, "PRIORITY": 0...9,
+    "PERCENT-COMPLETE": 0...100,
+  ]
+
+  /// Checks the value syntax of a component's own properties.
+  mutating func checkValues(_ component: ParsedComponent) {
+    for line in component.properties {
+      let name = line.upperName
+      if Self.dateTimeProperties.contains(name) {
+        checkDateTimes(line)
+      } else if let range = Self.integerProperties[name] {
+        checkInteger(line, range: range)
+      }
+      switch name {
+      case "DURATION":
+        if ICalDuration(line.value) == nil { badDuration(line) }
+      case "TRIGGER":
+        if line.parameter("VALUE")?.value.uppercased() == "DATE-TIME" {
+          checkDateTimes(line, utcOnly: true)
+        } else if ICalDuration(line.value) == nil {
+          badDuration(line)
+        }
+      case "TZOFFSETFROM", "TZOFFSETTO":
+        if UTCOffsetText.parse(line.value) == nil {
+          report(
+            .utcOffsetValue, at: line.valuePosition,
+            "\(name) value \"\(line.value)\" is not a UTC offset (+HHMM or +HHMMSS)")
+        }
+      case "RRULE":
+        do {
+          _ = try RecurrenceRule(parsing: line.value)
+        } catch {
+          report(.recurrenceRule, at: line.valuePosition, "RRULE: \(error.message)")
+        }
+      default:
+        break
+      }
+    }
+  }
+
+  private mutating func badDuration(_ line: ContentLine) {
+    report(
+      .durationValue, at: line.valuePosition,
+      "\(line.upperName) value \"\(line.value)\" is not a duration (such as PT15M, -P1D, P1W)")
+  }
+
+  private mutating func checkInteger(_ line: ContentLine, range: ClosedRange<Int>) {
+    let name = line.upperName
+    guard let number = Int(line.value) else {
+      report(
+        .integerValue, at: line.valuePosition,
+        "\(name) value \"\(line.value)\" is not an integer")
+      return
+    }
+    guard range.contains(number) else {
+      let allowed =
+        range.upperBound == Int.max
+        ? "at least \(range.lowerBound)" : "\(range.lowerBound)...\(range.upperBound)"
+      report(
+        .integerValue, at: line.valuePosition,
+        "\(name) value \(number) is out of range (\(allowed))", rfc: "RFC 5545 §3.8")
+      return
+    }
+  }
+
+  /// Checks each DATE or DATE-TIME of a property, at its own column.
+  private mutating func checkDateTimes(_ line: ContentLine, utcOnly: Bool = false) {
+    let name = line.upperName
+    let kind = line.parameter("VALUE")?.value.uppercased()
+    guard kind != "PERIOD" else { return }  // RDATE periods come in a later increment
+    if let kind, kind != "DATE", kind != "DATE-TIME", !kind.hasPrefix("X-") {
+      report(
+        .dateTimeValue, at: line.parameter("VALUE")?.valuePosition ?? line.valuePosition,
+        "VALUE=\(kind) is not allowed for \(name) (DATE-TIME or DATE)")
+      return
+    }
+    let isDate = kind == "DATE"
+    let mustBeUTC = utcOnly || Self.utcProperties.contains(name)
+    var offset = 0
+    let items =
+      Self.listProperties.contains(name)
+      ? line.value.split(separator: ",", omittingEmptySubsequences: false) : [line.value[...]]
+    for item in items {
+      defer { offset += item.utf8.count + 1 }
+      let position = line.position(ofValueOffset: offset)
+      let text = String(item)
+      guard let value = DateTimeValue(text: text, isDate: isDate) else {
+        let expected = isDate ? "a DATE (YYYYMMDD)" : "a DATE-TIME (YYYYMMDDTHHMMSS[Z])"
+        report(
+          .dateTimeValue, at: position, "\(name) value \"\(text)\" is not \(expected)",
+          rfc: isDate ? "RFC 5545 §3.3.4" : "RFC 5545 §3.3.5")
+        continue
+      }
+      if value.isDate && !isDate {
+        report(
+          .dateTimeValue, at: position,
+          "\(name) value \"\(text)\" is a DATE; a DATE needs the VALUE=DATE parameter",
+          rfc: "RFC 5545 §3.3.4")
+      } else if mustBeUTC, case .utc = value {
+      } else if mustBeUTC {
+        report(
+          .notUTC, at: position, "\(name) value \"\(text)\" must be a UTC time (ending in Z)",
+          rfc: Self.utcSections[name])
+      }
+    }
+  }
+}

@@ -1,0 +1,143 @@
+import AlarmCal
+
+/// `alarmcal validate`: line-numbered RFC 5545 diagnostics for .ics files.
+enum ValidateCommand {
+  static let usage = "Usage: alarmcal validate FILE... [--format text|json] [--strict]"
+
+  static let helpText = """
+    Usage: alarmcal validate FILE... [--format text|json] [--strict]
+
+    Check .ics files against RFC 5545 and report every problem, each at the line and column
+    where it is in the original file (before unfolding), the way a compiler does:
+
+      party.ics:12:9: error: DTSTART value "2026-12-02" is not a DATE-TIME [value.date-time]
+
+    Checks content lines (CRLF, folding, UTF-8, control characters, names, parameters),
+    BEGIN/END balance, required and unique properties of VCALENDAR, VEVENT, VTODO and VALARM,
+    DTEND/DUE against DURATION and DTSTART, and the syntax of DATE, DATE-TIME, DURATION,
+    UTC-OFFSET, INTEGER and RRULE values.
+
+    Arguments:
+      FILE                An .ics file; '-' reads standard input. Every file is checked, even
+                          after one is missing.
+
+    Options:
+      --format text|json  One 'file:line:column: severity: message [rule]' line per problem
+                          (default), or one JSON array of objects with file, line, column,
+                          severity, rule, message and rfc.
+      --strict            Warnings count as errors for the exit status.
+      -h, --help          Show this help.
+
+    Exit status: 0 no errors (warnings allowed), 1 a file has errors (or warnings with
+    --strict), 64 usage error, 66 a file is missing or unreadable.
+
+    """
+
+  enum Format: String {
+    case text
+    case json
+  }
+
+  struct Options {
+    var files: [String]
+    var format: Format
+    var strict: Bool
+  }
+
+  static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
+    let options: Options
+    do {
+      let parsed = try ParsedArguments(
+        arguments, valued: ["format"], flags: ["strict", "help"], aliases: ["h": "help"])
+      if parsed.flags.contains("help") {
+        context.standardOutput.write(helpText)
+        return .success
+      }
+      options = try validate(parsed)
+    } catch {
+      context.standardError.write(
+        "alarmcal validate: error: \(error.message)\n\(usage)\nRun 'alarmcal help validate' for details.\n"
+      )
+      return .usage
+    }
+    return check(options, context: context)
+  }
+
+  private static func validate(_ parsed: ParsedArguments) throws(UsageError) -> Options {
+    guard !parsed.positionals.isEmpty else { throw UsageError("missing FILE") }
+    var format = Format.text
+    if let text = parsed.values["format"] {
+      guard let chosen = Format(rawValue: text) else {
+        throw UsageError("--format must be text or json, not '\(text)'")
+      }
+      format = chosen
+    }
+    return Options(
+      files: parsed.positionals, format: format, strict: parsed.flags.contains("strict"))
+  }
+
+  private static func check(_ options: Options, context: ToolContext) -> ExitCode {
+    var diagnostics: [Diagnostic] = []
+    var missing = false
+    for file in options.files {
+      let bytes: [UInt8]
+      do {
+        bytes = try InputFile.read(file, context: context)
+      } catch {
+        context.standardError.write("alarmcal: error: \(error.message)\n")
+        missing = true
+        continue
+      }
+      diagnostics += Validator.validate(bytes, file: file == "-" ? "<stdin>" : file)
+    }
+    switch options.format {
+    case .text:
+      let colour =
+        context.standardOutputIsTerminal && context.environment["NO_COLOR"] == nil
+      var text = ""
+      for diagnostic in diagnostics {
+        text += (colour ? coloured(diagnostic) : diagnostic.description) + "\n"
+      }
+      context.standardOutput.write(text)
+    case .json:
+      let array = JSONValue.array(diagnostics.map(json))
+      context.standardOutput.write(JSONWriter(style: .pretty).string(from: array) + "\n")
+    }
+    if let failure = context.standardOutput.writeFailure {
+      context.standardError.write("alarmcal: error: cannot write to standard output: \(failure)\n")
+      return .ioError
+    }
+    if missing { return .noInput }
+    let failing = diagnostics.contains {
+      $0.severity == .error || (options.strict && $0.severity == .warning)
+    }
+    return failing ? .problemsFound : .success
+  }
+
+  /// A diagnostic as a JSON object.
+  static func json(_ diagnostic: Diagnostic) -> JSONValue {
+    .object([
+      JSONMember("file", .string(diagnostic.file)),
+      JSONMember("line", .number(String(diagnostic.line))),
+      JSONMember("column", .number(String(diagnostic.column))),
+      JSONMember("severity", .string(diagnostic.severity.rawValue)),
+      JSONMember("rule", .string(diagnostic.rule)),
+      JSONMember("message", .string(diagnostic.message)),
+      JSONMember("rfc", .string(diagnostic.rfc)),
+    ])
+  }
+
+  /// The compiler-style line with the location in bold and the severity in colour.
+  private static func coloured(_ diagnostic: Diagnostic) -> String {
+    let colour =
+      switch diagnostic.severity {
+      case .error: "\u{1B}[1;31m"
+      case .warning: "\u{1B}[1;35m"
+      case .note: "\u{1B}[1;30m"
+      }
+    let reset = "\u{1B}[0m"
+    return
+      "\u{1B}[1m\(diagnostic.file):\(diagnostic.line):\(diagnostic.column):\(reset) "
+      + "\(colour)\(diagnostic.severity.rawValue):\(reset) \(diagnostic.message) [\(diagnostic.rule)]"
+  }
+}

@@ -84,3 +84,35 @@ struct ParsedArguments {
     }
   }
 }
+
+/// What every command does before its own work: scan its options, answer `--help`, and turn a
+/// usage mistake into one error line, the usage line and a hint on stderr, with exit 64.
+enum CommandFront {
+  /// Either validated options to run with, or the exit status to stop with.
+  enum Outcome<Options> {
+    case run(Options)
+    case exit(ExitCode)
+  }
+
+  static func parse<Options>(
+    _ arguments: [String], command: String, usage: String, help: String,
+    valued: Set<String>, flags: Set<String>, aliases: [String: String] = [:],
+    context: ToolContext, validate: (ParsedArguments) throws(UsageError) -> Options
+  ) -> Outcome<Options> {
+    do {
+      let parsed = try ParsedArguments(
+        arguments, valued: valued, flags: flags.union(["help"]),
+        aliases: aliases.merging(["h": "help"]) { first, _ in first })
+      if parsed.flags.contains("help") {
+        context.standardOutput.write(help)
+        return .exit(.success)
+      }
+      return .run(try validate(parsed))
+    } catch {
+      context.standardError.write(
+        "alarmcal \(command): error: \(error.message)\n\(usage)\n"
+          + "Run 'alarmcal help \(command)' for details.\n")
+      return .exit(.usage)
+    }
+  }
+}

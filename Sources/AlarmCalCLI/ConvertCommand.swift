@@ -43,25 +43,19 @@ enum ConvertCommand {
     var strict: Bool
   }
 
+  static let usage =
+    "Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--tz ZONE] [--now ISO-8601] [--strict]"
+
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let options: Options
-    do {
-      let parsed = try ParsedArguments(
-        arguments, valued: ["output", "to", "tz", "now"], flags: ["strict", "help"],
-        aliases: ["o": "output", "h": "help"])
-      if parsed.flags.contains("help") {
-        context.standardOutput.write(HelpText.convert)
-        return .success
-      }
-      options = try validate(parsed, context: context)
-    } catch {
-      context.standardError.write(
-        "alarmcal convert: error: \(error.message)\n"
-          + "Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--tz ZONE] [--now ISO-8601] [--strict]\n"
-          + "Run 'alarmcal help convert' for details.\n")
-      return .usage
+    let outcome = CommandFront.parse(
+      arguments, command: "convert", usage: usage, help: HelpText.convert,
+      valued: ["output", "to", "tz", "now"], flags: ["strict"], aliases: ["o": "output"],
+      context: context
+    ) { (parsed) throws(UsageError) in try validate(parsed, context: context) }
+    switch outcome {
+    case .exit(let status): return status
+    case .run(let options): return convert(options, context: context)
     }
-    return convert(options, context: context)
   }
 
   private static func validate(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError)

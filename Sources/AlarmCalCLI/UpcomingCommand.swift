@@ -19,23 +19,15 @@ enum UpcomingCommand {
   }
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let options: Options
-    do {
-      let parsed = try ParsedArguments(
-        arguments, valued: ["from", "to", "limit", "tz", "now", "format"],
-        flags: ["include-acknowledged", "help"], aliases: ["h": "help"])
-      if parsed.flags.contains("help") {
-        context.standardOutput.write(HelpText.upcoming)
-        return .success
-      }
-      options = try validate(parsed, context: context)
-    } catch {
-      context.standardError.write(
-        "alarmcal upcoming: error: \(error.message)\n\(usage)\nRun 'alarmcal help upcoming' for details.\n"
-      )
-      return .usage
+    let outcome = CommandFront.parse(
+      arguments, command: "upcoming", usage: usage, help: HelpText.upcoming,
+      valued: ["from", "to", "limit", "tz", "now", "format"], flags: ["include-acknowledged"],
+      context: context
+    ) { (parsed) throws(UsageError) in try validate(parsed, context: context) }
+    switch outcome {
+    case .exit(let status): return status
+    case .run(let options): return upcoming(options, context: context)
     }
-    return upcoming(options, context: context)
   }
 
   private static func validate(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError)

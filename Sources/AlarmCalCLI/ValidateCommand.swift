@@ -45,22 +45,14 @@ enum ValidateCommand {
   }
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let options: Options
-    do {
-      let parsed = try ParsedArguments(
-        arguments, valued: ["format"], flags: ["strict", "help"], aliases: ["h": "help"])
-      if parsed.flags.contains("help") {
-        context.standardOutput.write(helpText)
-        return .success
-      }
-      options = try validate(parsed)
-    } catch {
-      context.standardError.write(
-        "alarmcal validate: error: \(error.message)\n\(usage)\nRun 'alarmcal help validate' for details.\n"
-      )
-      return .usage
+    let outcome = CommandFront.parse(
+      arguments, command: "validate", usage: usage, help: helpText, valued: ["format"],
+      flags: ["strict"], context: context
+    ) { (parsed) throws(UsageError) in try validate(parsed) }
+    switch outcome {
+    case .exit(let status): return status
+    case .run(let options): return check(options, context: context)
     }
-    return check(options, context: context)
   }
 
   private static func validate(_ parsed: ParsedArguments) throws(UsageError) -> Options {

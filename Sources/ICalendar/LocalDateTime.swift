@@ -19,30 +19,11 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
   /// The date `days` days after 1970-01-01 (negative before it).
   public init(daysSince1970 days: Int) {
-    // Civil-from-days (H. Hinnant's algorithm), valid for the whole proleptic Gregorian range.
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let d = doy - (153 * mp + 2) / 5 + 1
-    let m = mp < 10 ? mp + 3 : mp - 9
-    year = yoe + era * 400 + (m <= 2 ? 1 : 0)
-    month = m
-    day = d
+    (year, month, day) = Civil.date(days)
   }
 
   /// Days since 1970-01-01.
-  public var daysSince1970: Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let mp = (month + 9) % 12
-    let doy = (153 * mp + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
-  }
+  public var daysSince1970: Int { Civil.days(year, month, day) }
 
   /// The day of the week.
   public var weekday: Weekday {

@@ -24,6 +24,16 @@ import Testing
     "each broken fixture yields exactly its diagnostics, at the exact line and column",
     arguments: [
       ("valid.ics", []),
+      (
+        "timezones.ics",
+        [
+          "6:1 error timezone.malformed",  // STANDARD lacks DTSTART
+          "11:1 error timezone.malformed",  // VTIMEZONE without TZID
+          "18:12 warning timezone.undefined",  // Europe/Berlin, no VTIMEZONE
+          "19:13 warning timezone.windows-name",
+          "20:12 error timezone.unknown",
+        ]
+      ),
       ("method.ics", []),  // METHOD present: DTSTART is not required
       ("bare-lf.ics", ["3:12 warning content.bare-lf"]),  // once, at the first bare LF
       ("long-line.ics", ["8:76 warning content.long-line"]),  // the folded line is fine

@@ -61,13 +61,22 @@ public struct ValidationRule: Equatable, Sendable {
   /// An RRULE that breaks the RECUR grammar.
   public static let recurrenceRule = rule("value.rrule", .error, "§3.3.10")
 
+  /// A TZID without a VTIMEZONE that names an IANA zone readers may know.
+  public static let zoneNotDefined = rule("timezone.undefined", .warning, "§3.2.19")
+  /// A TZID without a VTIMEZONE that is a Windows zone name (Outlook); the IANA zone is named.
+  public static let windowsZone = rule("timezone.windows-name", .warning, "§3.2.19")
+  /// A TZID that neither a VTIMEZONE nor any zone database defines.
+  public static let unknownZone = rule("timezone.unknown", .error, "§3.2.19")
+  /// A VTIMEZONE without TZID or observances, or an observance lacking a required property.
+  public static let malformedZone = rule("timezone.malformed", .error, "§3.6.5")
+
   /// Every rule, in the order above.
   public static let all: [ValidationRule] = [
     bareLineFeed, longLine, orphanContinuation, invalidUTF8, controlCharacter, missingColon,
     emptyName, invalidName, badParameter, unbalanced, mismatchedEnd, multipleCalendars,
     outsideComponent, notCalendar, missingProperty, duplicateProperty, exclusiveProperties,
     endBeforeStart, repeatDuration, dateTimeValue, notUTC, durationValue, utcOffsetValue,
-    integerValue, recurrenceRule,
+    integerValue, recurrenceRule, zoneNotDefined, windowsZone, unknownZone, malformedZone,
   ]
 
   private static func rule(_ id: String, _ severity: Diagnostic.Severity, _ section: String)

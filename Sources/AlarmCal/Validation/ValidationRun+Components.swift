@@ -8,6 +8,7 @@ extension ValidationRun {
     require(["PRODID", "VERSION"], in: calendar, rfc: rfc)
     uniqueOnly(["PRODID", "VERSION", "CALSCALE", "METHOD"], in: calendar, rfc: rfc)
     checkValues(calendar)
+    checkTimeZones(calendar)
     let hasMethod = calendar.property("METHOD") != nil
     for child in calendar.children { check(child, hasMethod: hasMethod) }
   }

@@ -25,6 +25,18 @@ import Testing
     arguments: [
       ("valid.ics", []),
       (
+        "rrule.ics",
+        [
+          "8:19 error value.rrule",  // BYDAY ordinal with WEEKLY
+          "14:18 error value.rrule",  // UNTIL a DATE-TIME for a DATE start
+          "14:41 error value.rrule",  // BYSETPOS alone
+          "20:7 warning rrule.no-instance",  // February 30th never comes
+          "25:14 warning timezone.undefined",  // UTC without VTIMEZONE
+          "26:20 error value.rrule",  // UNTIL not in UTC for a zoned start
+          "26:42 error value.rrule",  // BYWEEKNO with MONTHLY
+        ]
+      ),
+      (
         "timezones.ics",
         [
           "6:1 error timezone.malformed",  // STANDARD lacks DTSTART

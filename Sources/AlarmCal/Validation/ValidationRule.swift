@@ -61,6 +61,9 @@ public struct ValidationRule: Equatable, Sendable {
   /// An RRULE that breaks the RECUR grammar.
   public static let recurrenceRule = rule("value.rrule", .error, "§3.3.10")
 
+  /// An RRULE that can never produce an instance after DTSTART.
+  public static let ruleNeverMatches = rule("rrule.no-instance", .warning, "§3.3.10")
+
   /// A TZID without a VTIMEZONE that names an IANA zone readers may know.
   public static let zoneNotDefined = rule("timezone.undefined", .warning, "§3.2.19")
   /// A TZID without a VTIMEZONE that is a Windows zone name (Outlook); the IANA zone is named.
@@ -76,7 +79,8 @@ public struct ValidationRule: Equatable, Sendable {
     emptyName, invalidName, badParameter, unbalanced, mismatchedEnd, multipleCalendars,
     outsideComponent, notCalendar, missingProperty, duplicateProperty, exclusiveProperties,
     endBeforeStart, repeatDuration, dateTimeValue, notUTC, durationValue, utcOffsetValue,
-    integerValue, recurrenceRule, zoneNotDefined, windowsZone, unknownZone, malformedZone,
+    integerValue, recurrenceRule, ruleNeverMatches, zoneNotDefined, windowsZone, unknownZone,
+    malformedZone,
   ]
 
   private static func rule(_ id: String, _ severity: Diagnostic.Severity, _ section: String)

@@ -41,7 +41,9 @@ extension ValidationRun {
   {
     let tzid = parameter.value
     guard !defined.contains(tzid) else { return }
-    if let iana = WindowsZoneNames.ianaIdentifier(forWindowsName: tzid), !tzid.contains("/") {
+    // "UTC" is both an IANA id and a Windows name: IANA-looking ids are read as IANA first.
+    let looksIANA = tzid.contains("/") || tzid == "UTC" || tzid == "GMT"
+    if !looksIANA, let iana = WindowsZoneNames.ianaIdentifier(forWindowsName: tzid) {
       report(
         .windowsZone, at: parameter.valuePosition,
         "TZID \"\(tzid)\" is a Windows zone name with no VTIMEZONE; readers that know it use \(iana)"

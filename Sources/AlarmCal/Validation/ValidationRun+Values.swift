@@ -49,7 +49,10 @@ extension ValidationRun {
         }
       case "RRULE":
         do {
-          _ = try RecurrenceRule(parsing: line.value)
+          let rule = try RecurrenceRule(parsing: line.value)
+          checkRule(
+            rule, line, start: component.property("DTSTART"),
+            inObservance: component.name == "STANDARD" || component.name == "DAYLIGHT")
         } catch {
           report(.recurrenceRule, at: line.valuePosition, "RRULE: \(error.message)")
         }

@@ -1,0 +1,80 @@
+import ICalendar
+
+/// RRULE rules beyond the grammar, RFC 5545 §3.3.10: which BY parts each frequency allows, and
+/// UNTIL's form against DTSTART's; and a warning for a rule that can never produce an instance.
+extension ValidationRun {
+  mutating func checkRule(
+    _ rule: RecurrenceRule, _ line: ContentLine, start: ContentLine?, inObservance: Bool
+  ) {
+    let upper = line.value.uppercased()
+    /// The position of a part's name inside the (possibly folded) value.
+    func at(_ part: String) -> SourcePosition {
+      guard let range = upper.range(of: part + "=") else { return line.valuePosition }
+      return line.position(
+        ofValueOffset: upper.utf8.distance(from: upper.startIndex, to: range.lowerBound))
+    }
+    let frequency = rule.frequency
+    if rule.byDay.contains(where: { $0.ordinal != nil }) {
+      if frequency != .monthly && frequency != .yearly {
+        report(
+          .recurrenceRule, at: at("BYDAY"),
+          "RRULE: BYDAY ordinals (such as 1MO) are only allowed with FREQ=MONTHLY or YEARLY")
+      } else if frequency == .yearly && !rule.byWeekNo.isEmpty {
+        report(
+          .recurrenceRule, at: at("BYDAY"),
+          "RRULE: BYDAY ordinals cannot be combined with BYWEEKNO")
+      }
+    }
+    if !rule.bySetPos.isEmpty && !hasOtherByPart(rule) {
+      report(.recurrenceRule, at: at("BYSETPOS"), "RRULE: BYSETPOS needs another BYxxx part")
+    }
+    if !rule.byWeekNo.isEmpty && frequency != .yearly {
+      report(
+        .recurrenceRule, at: at("BYWEEKNO"), "RRULE: BYWEEKNO is only allowed with FREQ=YEARLY")
+    }
+    if !rule.byYearDay.isEmpty && [.daily, .weekly, .monthly].contains(frequency) {
+      report(
+        .recurrenceRule, at: at("BYYEARDAY"),
+        "RRULE: BYYEARDAY is not allowed with FREQ=\(frequency.rawValue)")
+    }
+    if !rule.byMonthDay.isEmpty && frequency == .weekly {
+      report(
+        .recurrenceRule, at: at("BYMONTHDAY"), "RRULE: BYMONTHDAY is not allowed with FREQ=WEEKLY")
+    }
+    guard let start,
+      let startValue = DateTimeValue(
+        text: start.value, tzid: start.parameter("TZID")?.value,
+        isDate: start.parameter("VALUE")?.value.uppercased() == "DATE")
+    else { return }
+    // A VTIMEZONE observance has a local DTSTART and a UTC UNTIL (RFC 5545 §3.6.5).
+    if let until = rule.until, !inObservance {
+      switch (startValue, until) {
+      case (.date, .date), (.floating, .floating), (.utc, .utc), (.zoned, .utc): break
+      case (.date, _):
+        report(.recurrenceRule, at: at("UNTIL"), "RRULE: UNTIL must be a DATE, as DTSTART is")
+      case (.zoned, _), (.utc, _):
+        report(
+          .recurrenceRule, at: at("UNTIL"),
+          "RRULE: UNTIL must be a UTC DATE-TIME (ending in Z), as DTSTART has a zone")
+      case (.floating, _):
+        report(
+          .recurrenceRule, at: at("UNTIL"), "RRULE: UNTIL must be a DATE-TIME, as DTSTART is")
+      }
+    }
+    // A rule that never matches leaves only DTSTART: almost certainly not what was meant.
+    var iterator = RecurrenceIterator(
+      rule: rule, start: startValue.local, isDate: startValue.isDate, workLimit: 200_000)
+    _ = iterator.next()
+    if iterator.next() == nil, rule.count.map({ $0 > 1 }) ?? true, rule.until == nil {
+      report(
+        .ruleNeverMatches, at: line.valuePosition,
+        "RRULE \(line.value) can never produce an instance; only DTSTART occurs")
+    }
+  }
+
+  private func hasOtherByPart(_ rule: RecurrenceRule) -> Bool {
+    !(rule.bySecond.isEmpty && rule.byMinute.isEmpty && rule.byHour.isEmpty && rule.byDay.isEmpty
+      && rule.byMonthDay.isEmpty && rule.byYearDay.isEmpty && rule.byWeekNo.isEmpty
+      && rule.byMonth.isEmpty)
+  }
+}

@@ -13,9 +13,10 @@ import Testing
     return [UInt8](try Data(contentsOf: url))
   }
 
-  /// `line:column severity rule` for each diagnostic: what the table below asserts.
+  /// `line:column severity rule` for each error and warning: what the table below asserts
+  /// (interoperability notes have a test of their own).
   private func summary(_ name: String) throws -> [String] {
-    Validator.validate(try fixtureBytes(name), file: name).map {
+    Validator.validate(try fixtureBytes(name), file: name).filter { $0.severity != .note }.map {
       "\($0.line):\($0.column) \($0.severity) \($0.rule)"
     }
   }
@@ -133,8 +134,8 @@ import Testing
 
   @Test("diagnostics print compiler-style with the file, position, severity, message and rule")
   func rendering() throws {
-    let lines = Validator.validate(try fixtureBytes("alarms.ics"), file: "alarms.ics").map(
-      \.description)
+    let lines = Validator.validate(try fixtureBytes("alarms.ics"), file: "alarms.ics")
+      .filter { $0.severity != .note }.map(\.description)
     #expect(
       lines.prefix(3) == [
         "alarms.ics:8:1: error: VALARM needs ACTION [component.missing-property]",
@@ -190,7 +191,7 @@ import Testing
     }
   }
 
-  @Test("what alarmcal convert writes validates without a single diagnostic")
+  @Test("what alarmcal convert writes validates without an error or a warning")
   func exported() throws {
     let alarms = [
       Alarm(
@@ -210,7 +211,33 @@ import Testing
         timeZone: "Europe/Berlin"),
     ]
     let text = try AlarmExporter(now: testNow, timestamp: testNow).text(alarms)
-    #expect(Validator.validate(Array(text.utf8), file: "export.ics") == [])
+    // Only the interoperability notes (alarms ignored on import, a sound attachment): no error,
+    // no warning.
+    #expect(
+      Validator.validate(Array(text.utf8), file: "export.ics").map(\.rule) == [
+        "interop.alarms-ignored", "interop.audio-attachment",
+      ])
+  }
+
+  @Test("interoperability notes: alarms ignored on import, AUDIO attachments, once per file")
+  func interopNotes() throws {
+    let url = samplesFolder.appendingPathComponent("apple-calendar.ics")
+    let diagnostics = Validator.validate([UInt8](try Data(contentsOf: url)), file: "a.ics")
+    #expect(
+      diagnostics.map { "\($0.line):\($0.column) \($0.severity) \($0.rule)" } == [
+        "38:1 note interop.alarms-ignored", "42:18 note interop.audio-attachment",
+      ])
+  }
+
+  @Test(
+    "semantic warnings: duplicate UIDs, ACKNOWLEDGED not in UTC, a RECURRENCE-ID of no instance")
+  func semantics() throws {
+    #expect(
+      try summary("semantics.ics") == [
+        "12:5 warning semantic.duplicate-uid",
+        "17:14 warning semantic.acknowledged-not-utc",
+        "23:15 warning semantic.unmatched-recurrence-id",
+      ])
   }
 
   @Test("every corpus file is checked to the end, diagnostics in file order")

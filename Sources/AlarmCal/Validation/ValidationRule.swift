@@ -64,6 +64,21 @@ public struct ValidationRule: Equatable, Sendable {
   /// An RRULE that can never produce an instance after DTSTART.
   public static let ruleNeverMatches = rule("rrule.no-instance", .warning, "§3.3.10")
 
+  /// Two components (not overrides) with the same UID.
+  public static let duplicateUID = rule("semantic.duplicate-uid", .warning, "§3.8.4.7")
+  /// An ACKNOWLEDGED time not written in UTC.
+  public static let acknowledgedNotUTC = rule(
+    "semantic.acknowledged-not-utc", .warning, "RFC 9074 §6", standard: false)
+  /// A RECURRENCE-ID that is not an instance of its series.
+  public static let orphanOverride = rule("semantic.unmatched-recurrence-id", .warning, "§3.8.4.4")
+  /// What Google Calendar and Outlook do with alarms when they import a file.
+  public static let importIgnoresAlarms = rule("interop.alarms-ignored", .note, "§3.6.6")
+  /// An AUDIO alarm's sound attachment, which most clients replace with their own.
+  public static let audioAttachment = rule("interop.audio-attachment", .note, "§3.8.1.1")
+  /// Floating times in a calendar that names a zone with X-WR-TIMEZONE.
+  public static let floatingWithCalendarZone = rule(
+    "interop.x-wr-timezone-floating", .note, "§3.3.5")
+
   /// A TZID without a VTIMEZONE that names an IANA zone readers may know.
   public static let zoneNotDefined = rule("timezone.undefined", .warning, "§3.2.19")
   /// A TZID without a VTIMEZONE that is a Windows zone name (Outlook); the IANA zone is named.
@@ -79,13 +94,15 @@ public struct ValidationRule: Equatable, Sendable {
     emptyName, invalidName, badParameter, unbalanced, mismatchedEnd, multipleCalendars,
     outsideComponent, notCalendar, missingProperty, duplicateProperty, exclusiveProperties,
     endBeforeStart, repeatDuration, dateTimeValue, notUTC, durationValue, utcOffsetValue,
-    integerValue, recurrenceRule, ruleNeverMatches, zoneNotDefined, windowsZone, unknownZone,
+    integerValue, recurrenceRule, ruleNeverMatches, duplicateUID, acknowledgedNotUTC,
+    orphanOverride, importIgnoresAlarms, audioAttachment, floatingWithCalendarZone, zoneNotDefined,
+    windowsZone, unknownZone,
     malformedZone,
   ]
 
-  private static func rule(_ id: String, _ severity: Diagnostic.Severity, _ section: String)
-    -> ValidationRule
-  {
-    ValidationRule(id: id, severity: severity, rfc: "RFC 5545 " + section)
+  private static func rule(
+    _ id: String, _ severity: Diagnostic.Severity, _ section: String, standard: Bool = true
+  ) -> ValidationRule {
+    ValidationRule(id: id, severity: severity, rfc: standard ? "RFC 5545 " + section : section)
   }
 }

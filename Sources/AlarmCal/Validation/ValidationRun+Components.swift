@@ -9,6 +9,7 @@ extension ValidationRun {
     uniqueOnly(["PRODID", "VERSION", "CALSCALE", "METHOD"], in: calendar, rfc: rfc)
     checkValues(calendar)
     checkTimeZones(calendar)
+    checkSemantics(calendar)
     let hasMethod = calendar.property("METHOD") != nil
     for child in calendar.children { check(child, hasMethod: hasMethod) }
   }

@@ -1,0 +1,103 @@
+import ICalendar
+
+/// Checks that concern what alarms will do (warnings: the file is valid, the user should know)
+/// and what other calendar apps do with it (notes).
+extension ValidationRun {
+  mutating func checkSemantics(_ calendar: ParsedComponent) {
+    var firstUse: [String: Int] = [:]
+    let items = calendar.children.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
+    for item in items where item.property("RECURRENCE-ID") == nil {
+      guard let uid = item.property("UID") else { continue }
+      if let line = firstUse[uid.value] {
+        report(
+          .duplicateUID, at: uid.valuePosition,
+          "UID \"\(uid.value)\" is already used by the component at line \(line); readers keep one")
+      } else {
+        firstUse[uid.value] = item.begin.line
+      }
+    }
+    for item in items {
+      if let override = item.property("RECURRENCE-ID") {
+        checkOverride(override, of: item, among: items)
+      }
+      for alarm in item.children where alarm.name == "VALARM" {
+        if let acknowledged = alarm.property("ACKNOWLEDGED"), !acknowledged.value.hasSuffix("Z") {
+          report(
+            .acknowledgedNotUTC, at: acknowledged.valuePosition,
+            "ACKNOWLEDGED \(acknowledged.value) must be a UTC date-time (ending in Z)")
+        }
+      }
+    }
+    notes(calendar, items: items)
+  }
+
+  /// A RECURRENCE-ID names an instance of its master; one that names none adds an instance
+  /// most readers drop. Compared on the wall clock when both are written the same way.
+  private mutating func checkOverride(
+    _ override: ContentLine, of item: ParsedComponent, among items: [ParsedComponent]
+  ) {
+    guard let uid = item.property("UID")?.value,
+      let master = items.first(where: {
+        $0.property("RECURRENCE-ID") == nil && $0.property("UID")?.value == uid
+      }),
+      let startLine = master.property("DTSTART"),
+      let ruleLine = master.property("RRULE"),
+      let rule = try? RecurrenceRule(parsing: ruleLine.value),
+      let start = DateTimeValue(
+        text: startLine.value, tzid: startLine.parameter("TZID")?.value,
+        isDate: startLine.parameter("VALUE")?.value.uppercased() == "DATE"),
+      let target = DateTimeValue(
+        text: override.value, tzid: override.parameter("TZID")?.value,
+        isDate: override.parameter("VALUE")?.value.uppercased() == "DATE"),
+      sameForm(start, target)
+    else { return }
+    let rdates = master.properties("RDATE").flatMap { $0.value.split(separator: ",") }
+      .compactMap { DateTimeValue(text: String($0.split(separator: "/").first ?? ""))?.local }
+    if rdates.contains(target.local) { return }
+    var iterator = RecurrenceIterator(
+      rule: rule, start: start.local, isDate: start.isDate, workLimit: 200_000)
+    iterator.skip(toAtLeast: target.local)
+    guard let next = iterator.next(), !iterator.stoppedByWorkLimit else { return }
+    if next != target.local {
+      report(
+        .orphanOverride, at: override.valuePosition,
+        "RECURRENCE-ID \(override.value) is not an instance of the series \"\(uid)\"")
+    }
+  }
+
+  private func sameForm(_ a: DateTimeValue, _ b: DateTimeValue) -> Bool {
+    switch (a, b) {
+    case (.date, .date), (.floating, .floating), (.utc, .utc): true
+    case (.zoned(_, let x), .zoned(_, let y)): x == y
+    default: false
+    }
+  }
+
+  /// Notes, once per file each: what Google Calendar and Outlook ignore on import.
+  private mutating func notes(_ calendar: ParsedComponent, items: [ParsedComponent]) {
+    let alarms = items.flatMap { $0.children.filter { $0.name == "VALARM" } }
+    if let first = alarms.first {
+      report(
+        .importIgnoresAlarms, at: first.begin.namePosition,
+        "Google Calendar and Outlook ignore VALARM when importing a file; the alarms ring only in "
+          + "apps such as Apple Calendar and Thunderbird")
+    }
+    if let attach = alarms.lazy.filter({ $0.property("ACTION")?.value.uppercased() == "AUDIO" })
+      .compactMap({ $0.property("ATTACH") }).first
+    {
+      report(
+        .audioAttachment, at: attach.valuePosition,
+        "most calendar apps play their own sound and ignore an AUDIO alarm's ATTACH")
+    }
+    if calendar.property("X-WR-TIMEZONE") != nil,
+      let floating = items.lazy.compactMap({ $0.property("DTSTART") }).first(where: {
+        $0.parameter("TZID") == nil && !$0.value.hasSuffix("Z") && $0.value.count > 8
+      })
+    {
+      report(
+        .floatingWithCalendarZone, at: floating.valuePosition,
+        "a floating time in a calendar with X-WR-TIMEZONE: Google reads it in that zone, other "
+          + "apps in the reader's own zone")
+    }
+  }
+}

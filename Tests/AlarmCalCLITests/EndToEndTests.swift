@@ -163,3 +163,28 @@ import Testing
     #expect(try runBinary(["upcoming", try dst(), "--limit", "many"]).status == 64)
   }
 }
+
+/// `alarmcal validate` as a separate process.
+@Suite struct ValidateEndToEndTests {
+  @Test("errors exit 1 with compiler-style lines; a clean sample exits 0; json; help; 66 and 64")
+  func paths() throws {
+    let broken = try fixturePath("validate-timezones.ics")
+    let result = try runBinary(["validate", broken])
+    #expect(result.status == 1)
+    #expect(
+      result.stdout.split(separator: "\n").first
+        == "\(broken):6:1: error: STANDARD of VTIMEZONE \"Own\" lacks DTSTART [timezone.malformed]")
+    let clean = try runBinary([
+      "validate", samplesFolder.appendingPathComponent("outlook.ics").path,
+    ])
+    #expect(clean.status == 0)
+    let json = try runBinary(["validate", broken, "--format", "json"])
+    let array = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+    #expect(array?.count == 5)
+    #expect(array?.first?["rfc"] as? String == "RFC 5545 §3.6.5")
+    #expect(try runBinary(["validate", "/nonexistent/x.ics"]).status == 66)
+    #expect(try runBinary(["validate"]).status == 64)
+    #expect(
+      try runBinary(["help", "validate"]).stdout.hasPrefix("Usage: alarmcal validate FILE..."))
+  }
+}

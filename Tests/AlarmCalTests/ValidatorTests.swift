@@ -25,6 +25,7 @@ import Testing
     "each broken fixture yields exactly its diagnostics, at the exact line and column",
     arguments: [
       ("valid.ics", []),
+      ("exdates.ics", ["10:1 warning semantic.no-instance-left"]),  // the second series keeps two
       (
         "rrule.ics",
         [

@@ -71,6 +71,8 @@ public struct ValidationRule: Equatable, Sendable {
     "semantic.acknowledged-not-utc", .warning, "RFC 9074 §6", standard: false)
   /// A RECURRENCE-ID that is not an instance of its series.
   public static let orphanOverride = rule("semantic.unmatched-recurrence-id", .warning, "§3.8.4.4")
+  /// A finite series whose every instance an EXDATE removes.
+  public static let emptySeries = rule("semantic.no-instance-left", .warning, "§3.8.5.1")
   /// What Google Calendar and Outlook do with alarms when they import a file.
   public static let importIgnoresAlarms = rule("interop.alarms-ignored", .note, "§3.6.6")
   /// An AUDIO alarm's sound attachment, which most clients replace with their own.
@@ -95,7 +97,8 @@ public struct ValidationRule: Equatable, Sendable {
     outsideComponent, notCalendar, missingProperty, duplicateProperty, exclusiveProperties,
     endBeforeStart, repeatDuration, dateTimeValue, notUTC, durationValue, utcOffsetValue,
     integerValue, recurrenceRule, ruleNeverMatches, duplicateUID, acknowledgedNotUTC,
-    orphanOverride, importIgnoresAlarms, audioAttachment, floatingWithCalendarZone, zoneNotDefined,
+    orphanOverride, emptySeries, importIgnoresAlarms, audioAttachment, floatingWithCalendarZone,
+    zoneNotDefined,
     windowsZone, unknownZone,
     malformedZone,
   ]

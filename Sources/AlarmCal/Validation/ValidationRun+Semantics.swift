@@ -20,6 +20,7 @@ extension ValidationRun {
       if let override = item.property("RECURRENCE-ID") {
         checkOverride(override, of: item, among: items)
       }
+      checkExclusions(item)
       for alarm in item.children where alarm.name == "VALARM" {
         if let acknowledged = alarm.property("ACKNOWLEDGED"), !acknowledged.value.hasSuffix("Z") {
           report(
@@ -63,6 +64,43 @@ extension ValidationRun {
         .orphanOverride, at: override.valuePosition,
         "RECURRENCE-ID \(override.value) is not an instance of the series \"\(uid)\"")
     }
+  }
+
+  /// A finite series (COUNT or UNTIL, at most 1,000 instances) whose EXDATEs remove every
+  /// instance has nothing left to show or ring. Compared on the wall clock, same form only.
+  private mutating func checkExclusions(_ item: ParsedComponent) {
+    guard item.property("RECURRENCE-ID") == nil, item.properties("RDATE").isEmpty,
+      let startLine = item.property("DTSTART"), let ruleLine = item.property("RRULE"),
+      !item.properties("EXDATE").isEmpty,
+      let rule = try? RecurrenceRule(parsing: ruleLine.value),
+      rule.count != nil || rule.until != nil,
+      let start = DateTimeValue(
+        text: startLine.value, tzid: startLine.parameter("TZID")?.value,
+        isDate: startLine.parameter("VALUE")?.value.uppercased() == "DATE")
+    else { return }
+    var excluded = Set<LocalDateTime>()
+    for line in item.properties("EXDATE") {
+      let isDate = line.parameter("VALUE")?.value.uppercased() == "DATE"
+      for text in line.value.split(separator: ",") {
+        guard
+          let value = DateTimeValue(
+            text: String(text), tzid: line.parameter("TZID")?.value, isDate: isDate),
+          sameForm(start, value)
+        else { return }
+        excluded.insert(value.local)
+      }
+    }
+    var iterator = RecurrenceIterator(
+      rule: rule, start: start.local, isDate: start.isDate, workLimit: 100_000)
+    var count = 0
+    while let instance = iterator.next() {
+      count += 1
+      if count > 1_000 || !excluded.contains(instance) { return }
+    }
+    guard !iterator.stoppedByWorkLimit, let last = item.properties("EXDATE").last else { return }
+    report(
+      .emptySeries, at: last.namePosition,
+      "EXDATE removes every one of the series' \(count) instance(s); nothing is left to ring")
   }
 
   private func sameForm(_ a: DateTimeValue, _ b: DateTimeValue) -> Bool {

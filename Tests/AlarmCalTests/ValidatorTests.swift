@@ -258,3 +258,54 @@ import Testing
     }
   }
 }
+
+@Suite struct LibicalDropTests {
+  /// Every component (with the physical line range from its BEGIN to the next BEGIN in the file)
+  /// that carries an X-LIC-ERROR: libical dropped something there.
+  private func dropped(_ components: [ICalComponent], until end: Int) -> [(
+    ClosedRange<Int>, String
+  )] {
+    var result: [(ClosedRange<Int>, String)] = []
+    for (index, component) in components.enumerated() {
+      guard let begin = component.line else { continue }
+      let next = components[(index + 1)...].compactMap(\.line).first ?? end
+      for note in component.properties(named: "X-LIC-ERROR") {
+        result.append((begin...max(begin, next), note.text))
+      }
+      result += dropped(component.components, until: next)
+    }
+    return result
+  }
+
+  @Test("whatever libical drops in a corpus file, validate reports a problem in that component")
+  func nothingEscapes() throws {
+    let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("shared/corpus")
+    let files = (FileManager.default.enumerator(atPath: corpus.path)?.allObjects as? [String] ?? [])
+      .filter { $0.hasSuffix(".ics") }
+    try #require(files.count > 100, "the corpus is missing at \(corpus.path)")
+    var escaped: [String] = []
+    var drops = 0
+    for name in files {
+      let bytes = [UInt8](try Data(contentsOf: corpus.appendingPathComponent(name)))
+      guard let text = String(validating: bytes, as: UTF8.self),
+        let components = try? ICalendarParser.parse(text)
+      else { continue }
+      let lineCount = bytes.filter { $0 == 10 }.count + 1
+      let diagnostics = Validator.validate(bytes, file: name).filter { $0.severity != .note }
+      for (range, note) in dropped(components, until: lineCount) {
+        drops += 1
+        // libical's own line attribution is lost on badly broken files: a diagnostic that names
+        // the dropped text counts too.
+        let dropped = note.components(separatedBy: ": ").last ?? note
+        if !diagnostics.contains(where: { range.contains($0.line) || $0.message.contains(dropped) })
+        {
+          escaped.append("\(name):\(range): \(note)")
+        }
+      }
+    }
+    #expect(drops > 20)
+    #expect(escaped == [], "\(escaped.count) of \(drops) drops escaped")
+  }
+}

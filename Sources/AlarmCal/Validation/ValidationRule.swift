@@ -73,6 +73,8 @@ public struct ValidationRule: Equatable, Sendable {
   public static let orphanOverride = rule("semantic.unmatched-recurrence-id", .warning, "§3.8.4.4")
   /// A finite series whose every instance an EXDATE removes.
   public static let emptySeries = rule("semantic.no-instance-left", .warning, "§3.8.5.1")
+  /// A property name libical 3 does not know: readers built on it drop the property.
+  public static let unknownToLibical = rule("interop.unknown-property", .warning, "§3.8.8.2")
   /// What Google Calendar and Outlook do with alarms when they import a file.
   public static let importIgnoresAlarms = rule("interop.alarms-ignored", .note, "§3.6.6")
   /// An AUDIO alarm's sound attachment, which most clients replace with their own.
@@ -97,7 +99,8 @@ public struct ValidationRule: Equatable, Sendable {
     outsideComponent, notCalendar, missingProperty, duplicateProperty, exclusiveProperties,
     endBeforeStart, repeatDuration, dateTimeValue, notUTC, durationValue, utcOffsetValue,
     integerValue, recurrenceRule, ruleNeverMatches, duplicateUID, acknowledgedNotUTC,
-    orphanOverride, emptySeries, importIgnoresAlarms, audioAttachment, floatingWithCalendarZone,
+    orphanOverride, emptySeries, unknownToLibical, importIgnoresAlarms, audioAttachment,
+    floatingWithCalendarZone,
     zoneNotDefined,
     windowsZone, unknownZone,
     malformedZone,

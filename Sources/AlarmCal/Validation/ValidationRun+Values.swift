@@ -27,6 +27,11 @@ extension ValidationRun {
   mutating func checkValues(_ component: ParsedComponent) {
     for line in component.properties {
       let name = line.upperName
+      if !name.isEmpty, !LibicalVocabulary.knowsProperty(name) {
+        report(
+          .unknownToLibical, at: line.namePosition,
+          "\(name) is not a property libical 3 knows; readers built on it drop it")
+      }
       if Self.dateTimeProperties.contains(name) {
         checkDateTimes(line)
       } else if let range = Self.integerProperties[name] {

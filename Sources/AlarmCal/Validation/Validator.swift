@@ -23,6 +23,9 @@ public enum Validator {
         run.report(
           .notCalendar, at: component.begin.namePosition,
           "\(component.name) at the top level; only VCALENDAR components may be there")
+        // Its content is still checked, so one misplaced BEGIN does not hide the rest.
+        run.checkValues(component)
+        run.check(component, hasMethod: true)
         continue
       }
       if seenCalendar {

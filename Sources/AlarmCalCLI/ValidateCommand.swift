@@ -1,11 +1,12 @@
 import AlarmCal
+import ICalendar
 
 /// `alarmcal validate`: line-numbered RFC 5545 diagnostics for .ics files.
 enum ValidateCommand {
-  static let usage = "Usage: alarmcal validate FILE... [--format text|json] [--strict]"
+  static let usage = "Usage: alarmcal validate FILE... [--format text|json] [--strict] [--now ISO]"
 
   static let helpText = """
-    Usage: alarmcal validate FILE... [--format text|json] [--strict]
+    Usage: alarmcal validate FILE... [--format text|json] [--strict] [--now ISO]
 
     Check .ics files against RFC 5545 and report every problem, each at the line and column
     where it is in the original file (before unfolding), the way a compiler does:
@@ -26,6 +27,8 @@ enum ValidateCommand {
                           (default), or one JSON array of objects with file, line, column,
                           severity, rule, message and rfc.
       --strict            Warnings count as errors for the exit status.
+      --now ISO           The present moment (default: now): alarms of series that ended
+                          before it are reported as never ringing.
       -h, --help          Show this help.
 
     Exit status: 0 no errors (warnings allowed), 1 a file has errors (or warnings with
@@ -42,20 +45,23 @@ enum ValidateCommand {
     var files: [String]
     var format: Format
     var strict: Bool
+    var now: Instant
   }
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
     let outcome = CommandFront.parse(
-      arguments, command: "validate", usage: usage, help: helpText, valued: ["format"],
+      arguments, command: "validate", usage: usage, help: helpText, valued: ["format", "now"],
       flags: ["strict"], context: context
-    ) { (parsed) throws(UsageError) in try validate(parsed) }
+    ) { (parsed) throws(UsageError) in try validate(parsed, context: context) }
     switch outcome {
     case .exit(let status): return status
     case .run(let options): return check(options, context: context)
     }
   }
 
-  private static func validate(_ parsed: ParsedArguments) throws(UsageError) -> Options {
+  private static func validate(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError)
+    -> Options
+  {
     guard !parsed.positionals.isEmpty else { throw UsageError("missing FILE") }
     var format = Format.text
     if let text = parsed.values["format"] {
@@ -64,8 +70,15 @@ enum ValidateCommand {
       }
       format = chosen
     }
+    var now = Instant(secondsSince1970: Int64(context.clock().timeIntervalSince1970.rounded(.down)))
+    if let text = parsed.values["now"] {
+      guard let instant = TimestampArgument.parse(text, in: .utc) else {
+        throw UsageError("--now '\(text)' is not an ISO 8601 date-time (e.g. 2026-12-02T07:00:00Z)")
+      }
+      now = instant
+    }
     return Options(
-      files: parsed.positionals, format: format, strict: parsed.flags.contains("strict"))
+      files: parsed.positionals, format: format, strict: parsed.flags.contains("strict"), now: now)
   }
 
   private static func check(_ options: Options, context: ToolContext) -> ExitCode {
@@ -80,7 +93,8 @@ enum ValidateCommand {
         missing = true
         continue
       }
-      diagnostics += Validator.validate(bytes, file: file == "-" ? "<stdin>" : file)
+      diagnostics += Validator.validate(
+        bytes, file: file == "-" ? "<stdin>" : file, now: options.now)
     }
     switch options.format {
     case .text:

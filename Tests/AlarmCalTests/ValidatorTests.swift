@@ -309,3 +309,22 @@ import Testing
     #expect(escaped == [], "\(escaped.count) of \(drops) drops escaped")
   }
 }
+
+@Suite struct AlarmsThatCannotRingTests {
+  @Test(
+    "with --now, alarms of a series that ended before it are reported; endless and future ones are not"
+  )
+  func neverRings() throws {
+    let url = try #require(
+      Bundle.module.url(
+        forResource: "never-rings", withExtension: "ics", subdirectory: "Fixtures/validate"))
+    let bytes = [UInt8](try Data(contentsOf: url))
+    let now = Instant(secondsSince1970: 1_796_198_400)  // 2026-12-02T08:00:00Z
+    let found = Validator.validate(bytes, file: "n.ics", now: now).filter { $0.severity != .note }
+    #expect(
+      found.map { "\($0.line):\($0.column) \($0.rule)" } == ["9:1 semantic.alarm-never-rings"])
+    #expect(found.first?.message.contains("2026-01-07") == true)
+    // Without a present moment the check does not run.
+    #expect(Validator.validate(bytes, file: "n.ics").filter { $0.severity != .note }.isEmpty)
+  }
+}

@@ -73,6 +73,8 @@ public struct ValidationRule: Equatable, Sendable {
   public static let orphanOverride = rule("semantic.unmatched-recurrence-id", .warning, "§3.8.4.4")
   /// A finite series whose every instance an EXDATE removes.
   public static let emptySeries = rule("semantic.no-instance-left", .warning, "§3.8.5.1")
+  /// A VALARM whose every ring lies before `--now`: its series has ended.
+  public static let alarmNeverRings = rule("semantic.alarm-never-rings", .warning, "§3.6.6")
   /// A property name libical 3 does not know: readers built on it drop the property.
   public static let unknownToLibical = rule("interop.unknown-property", .warning, "§3.8.8.2")
   /// What Google Calendar and Outlook do with alarms when they import a file.
@@ -99,7 +101,8 @@ public struct ValidationRule: Equatable, Sendable {
     outsideComponent, notCalendar, missingProperty, duplicateProperty, exclusiveProperties,
     endBeforeStart, repeatDuration, dateTimeValue, notUTC, durationValue, utcOffsetValue,
     integerValue, recurrenceRule, ruleNeverMatches, duplicateUID, acknowledgedNotUTC,
-    orphanOverride, emptySeries, unknownToLibical, importIgnoresAlarms, audioAttachment,
+    orphanOverride, emptySeries, alarmNeverRings, unknownToLibical, importIgnoresAlarms,
+    audioAttachment,
     floatingWithCalendarZone,
     zoneNotDefined,
     windowsZone, unknownZone,

@@ -21,6 +21,7 @@ extension ValidationRun {
         checkOverride(override, of: item, among: items)
       }
       checkExclusions(item)
+      if item.property("RECURRENCE-ID") == nil { checkAlarmsCanRing(item) }
       for alarm in item.children where alarm.name == "VALARM" {
         if let acknowledged = alarm.property("ACKNOWLEDGED"), !acknowledged.value.hasSuffix("Z") {
           report(
@@ -101,6 +102,78 @@ extension ValidationRun {
     report(
       .emptySeries, at: last.namePosition,
       "EXDATE removes every one of the series' \(count) instance(s); nothing is left to ring")
+  }
+
+  /// With `now`: a component whose series has ended (no RRULE, or COUNT/UNTIL) and whose alarms
+  /// all rang before now can never ring again. The check reads wall clocks as UTC and allows two
+  /// days of slack, so it only speaks when the end is clearly past.
+  private mutating func checkAlarmsCanRing(_ item: ParsedComponent) {
+    let alarms = item.children.filter {
+      $0.name == "VALARM" && $0.property("ACTION")?.value.uppercased() != "NONE"
+    }
+    guard let now, let last = alarms.last, item.properties("RDATE").isEmpty,
+      let startLine = item.property("DTSTART") ?? item.property("DUE"),
+      let start = DateTimeValue(
+        text: startLine.value, tzid: startLine.parameter("TZID")?.value,
+        isDate: startLine.parameter("VALUE")?.value.uppercased() == "DATE")
+    else { return }
+    var lastStart = start.local
+    if let ruleLine = item.property("RRULE") {
+      guard let rule = try? RecurrenceRule(parsing: ruleLine.value),
+        rule.count != nil || rule.until != nil
+      else { return }
+      var iterator = RecurrenceIterator(
+        rule: rule, start: start.local, isDate: start.isDate, workLimit: 100_000)
+      while let next = iterator.next() { lastStart = next }
+      if iterator.stoppedByWorkLimit { return }
+    }
+    // The latest any alarm can ring after an instance's start, in seconds.
+    var reach = Int64.min
+    for alarm in alarms {
+      guard let trigger = alarm.property("TRIGGER") else { return }
+      var offset: Int64
+      if trigger.parameter("VALUE")?.value.uppercased() == "DATE-TIME" {
+        guard case .utc(let utc)? = DateTimeValue(text: trigger.value) else { return }
+        offset = Instant(utc: utc).secondsSince1970 - lastStart.secondsSince1970
+      } else {
+        guard let duration = ICalDuration(trigger.value) else { return }
+        offset = Int64(duration.signedDays) * 86_400 + Int64(duration.signedSeconds)
+        if trigger.parameter("RELATED")?.value.uppercased() == "END" {
+          // The longest an instance can last: one that is not written plainly is not judged.
+          guard let length = spanSeconds(item, start: start) else { return }
+          offset += length
+        }
+      }
+      if let count = alarm.property("REPEAT").flatMap({ Int64($0.value) }),
+        let interval = alarm.property("DURATION").flatMap({ ICalDuration($0.value) })
+      {
+        offset += count * (Int64(interval.days) * 86_400 + Int64(interval.seconds))
+      }
+      reach = max(reach, offset)
+    }
+    let latestRing = lastStart.secondsSince1970 + reach + 2 * 86_400
+    guard latestRing < now.secondsSince1970 else { return }
+    report(
+      .alarmNeverRings, at: last.begin.namePosition,
+      "the series ended on \(lastStart.date) and every alarm rang before --now; none can ring again"
+    )
+  }
+
+  /// DTEND or DUE minus DTSTART (wall clock, same form), or DURATION; nil when unclear.
+  private func spanSeconds(_ item: ParsedComponent, start: DateTimeValue) -> Int64? {
+    if let text = item.property("DURATION")?.value, let duration = ICalDuration(text) {
+      return Int64(duration.signedDays) * 86_400 + Int64(duration.signedSeconds)
+    }
+    guard let endLine = item.property(item.name == "VTODO" ? "DUE" : "DTEND") else {
+      return start.isDate ? 86_400 : 0
+    }
+    guard
+      let end = DateTimeValue(
+        text: endLine.value, tzid: endLine.parameter("TZID")?.value,
+        isDate: endLine.parameter("VALUE")?.value.uppercased() == "DATE"),
+      sameForm(start, end)
+    else { return nil }
+    return end.local.secondsSince1970 - start.local.secondsSince1970
   }
 
   private func sameForm(_ a: DateTimeValue, _ b: DateTimeValue) -> Bool {

@@ -7,8 +7,9 @@ import ICalendar
 /// (folded) file and a broken line never hides the ones after it.
 public enum Validator {
   /// Every problem in `bytes`, in file order; `file` names the file in each diagnostic.
-  public static func validate(_ bytes: [UInt8], file: String) -> [Diagnostic] {
-    var run = ValidationRun(file: file)
+  /// With `now`, alarms of finite series that ended before it are reported as never ringing.
+  public static func validate(_ bytes: [UInt8], file: String, now: Instant? = nil) -> [Diagnostic] {
+    var run = ValidationRun(file: file, now: now)
     let (lines, findings) = ContentLineScanner.scan(bytes)
     for finding in findings { run.report(finding) }
     let calendars = run.assemble(lines)
@@ -69,6 +70,8 @@ struct ParsedComponent {
 /// The state of one validation: the file name and what was found so far.
 struct ValidationRun {
   let file: String
+  /// The present moment, for checks that depend on it (none without it).
+  var now: Instant?
   var diagnostics: [Diagnostic] = []
 
   mutating func report(

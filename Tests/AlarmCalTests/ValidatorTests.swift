@@ -25,6 +25,14 @@ import Testing
     "each broken fixture yields exactly its diagnostics, at the exact line and column",
     arguments: [
       ("valid.ics", []),
+      (
+        "placement.ics",
+        [
+          "7:44 warning value.unknown-escape",  // \t; the allowed escapes before it pass
+          "8:1 error structure.misplaced-component",  // a VALARM in a VJOURNAL
+          "17:42 error value.period",  // a PERIOD's end must be a DATE-TIME
+        ]
+      ),
       ("exdates.ics", ["10:1 warning semantic.no-instance-left"]),  // the second series keeps two
       (
         "rrule.ics",

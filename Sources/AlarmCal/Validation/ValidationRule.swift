@@ -61,6 +61,12 @@ public struct ValidationRule: Equatable, Sendable {
   /// An RRULE that breaks the RECUR grammar.
   public static let recurrenceRule = rule("value.rrule", .error, "§3.3.10")
 
+  /// A malformed PERIOD value.
+  public static let periodValue = rule("value.period", .error, "§3.3.9")
+  /// A TEXT escape other than \\, \;, \, and \n.
+  public static let unknownEscape = rule("value.unknown-escape", .warning, "§3.3.11")
+  /// A component inside a parent that may not hold it (a VALARM in a VJOURNAL, ...).
+  public static let misplacedComponent = rule("structure.misplaced-component", .error, "§3.6")
   /// An RRULE that can never produce an instance after DTSTART.
   public static let ruleNeverMatches = rule("rrule.no-instance", .warning, "§3.3.10")
 
@@ -100,7 +106,8 @@ public struct ValidationRule: Equatable, Sendable {
     emptyName, invalidName, badParameter, unbalanced, mismatchedEnd, multipleCalendars,
     outsideComponent, notCalendar, missingProperty, duplicateProperty, exclusiveProperties,
     endBeforeStart, repeatDuration, dateTimeValue, notUTC, durationValue, utcOffsetValue,
-    integerValue, recurrenceRule, ruleNeverMatches, duplicateUID, acknowledgedNotUTC,
+    integerValue, recurrenceRule, periodValue, unknownEscape, misplacedComponent, ruleNeverMatches,
+    duplicateUID, acknowledgedNotUTC,
     orphanOverride, emptySeries, alarmNeverRings, unknownToLibical, importIgnoresAlarms,
     audioAttachment,
     floatingWithCalendarZone,

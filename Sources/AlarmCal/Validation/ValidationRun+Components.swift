@@ -10,6 +10,7 @@ extension ValidationRun {
     checkValues(calendar)
     checkTimeZones(calendar)
     checkSemantics(calendar)
+    checkPlacement(calendar)
     let hasMethod = calendar.property("METHOD") != nil
     for child in calendar.children { check(child, hasMethod: hasMethod) }
   }
@@ -150,5 +151,24 @@ extension ValidationRun {
   static func dateTime(_ line: ContentLine) -> DateTimeValue? {
     let isDate = line.parameter("VALUE")?.value.uppercased() == "DATE"
     return DateTimeValue(text: line.value, tzid: line.parameter("TZID")?.value, isDate: isDate)
+  }
+
+  /// Where RFC 5545 §3.6 lets each known component appear (X- and unknown ones anywhere).
+  static let allowedParents: [String: Set<String>] = [
+    "VEVENT": ["VCALENDAR"], "VTODO": ["VCALENDAR"], "VJOURNAL": ["VCALENDAR"],
+    "VFREEBUSY": ["VCALENDAR"], "VTIMEZONE": ["VCALENDAR"], "VALARM": ["VEVENT", "VTODO"],
+    "STANDARD": ["VTIMEZONE"], "DAYLIGHT": ["VTIMEZONE"],
+  ]
+
+  /// Reports components nested where the standard does not allow them.
+  mutating func checkPlacement(_ parent: ParsedComponent) {
+    for child in parent.children {
+      if let allowed = Self.allowedParents[child.name], !allowed.contains(parent.name) {
+        report(
+          .misplacedComponent, at: child.begin.namePosition,
+          "\(child.name) may not appear inside \(parent.name)")
+      }
+      checkPlacement(child)
+    }
   }
 }

@@ -7,6 +7,11 @@ extension ValidationRun {
     "DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "EXDATE", "RDATE", "DTSTAMP", "CREATED",
     "LAST-MODIFIED", "COMPLETED",
   ]
+  /// Properties whose value is TEXT (RFC 5545 §3.3.11 escapes apply).
+  static let textProperties: Set<String> = [
+    "SUMMARY", "DESCRIPTION", "LOCATION", "COMMENT", "CATEGORIES", "CONTACT", "RESOURCES",
+    "TZNAME",
+  ]
   /// DATE-TIME properties that must be written in UTC.
   static let utcProperties: Set<String> = ["DTSTAMP", "CREATED", "LAST-MODIFIED", "COMPLETED"]
   /// Where the standard asks for UTC, per property.
@@ -32,6 +37,7 @@ extension ValidationRun {
           .unknownToLibical, at: line.namePosition,
           "\(name) is not a property libical 3 knows; readers built on it drop it")
       }
+      if Self.textProperties.contains(name) { checkEscapes(line) }
       if Self.dateTimeProperties.contains(name) {
         checkDateTimes(line)
       } else if let range = Self.integerProperties[name] {
@@ -96,7 +102,10 @@ extension ValidationRun {
   private mutating func checkDateTimes(_ line: ContentLine, utcOnly: Bool = false) {
     let name = line.upperName
     let kind = line.parameter("VALUE")?.value.uppercased()
-    guard kind != "PERIOD" else { return }  // RDATE periods come in a later increment
+    if kind == "PERIOD" {
+      checkPeriods(line)
+      return
+    }
     if let kind, kind != "DATE", kind != "DATE-TIME", !kind.hasPrefix("X-") {
       report(
         .dateTimeValue, at: line.parameter("VALUE")?.valuePosition ?? line.valuePosition,
@@ -130,6 +139,48 @@ extension ValidationRun {
         report(
           .notUTC, at: position, "\(name) value \"\(text)\" must be a UTC time (ending in Z)",
           rfc: Self.utcSections[name])
+      }
+    }
+  }
+
+  /// PERIOD values, RFC 5545 §3.3.9: `start/end` or `start/duration`, the start a DATE-TIME.
+  private mutating func checkPeriods(_ line: ContentLine) {
+    var offset = 0
+    for item in line.value.split(separator: ",", omittingEmptySubsequences: false) {
+      defer { offset += item.utf8.count + 1 }
+      let parts = item.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+      let valid =
+        parts.count == 2 && DateTimeValue(text: parts[0]).map { !$0.isDate } == true
+        && (ICalDuration(parts[1]).map { !$0.isNegative } == true
+          || DateTimeValue(text: parts[1]).map { !$0.isDate } == true)
+      if !valid {
+        report(
+          .periodValue, at: line.position(ofValueOffset: offset),
+          "\(line.upperName) value \"\(item)\" is not a PERIOD (start/end or start/duration)")
+      }
+    }
+  }
+
+  /// TEXT escapes, RFC 5545 §3.3.11: only `\\`, `\;`, `\,`, `\n` and `\N`.
+  mutating func checkEscapes(_ line: ContentLine) {
+    var previousWasBackslash = false
+    var offset = 0
+    for byte in line.value.utf8 {
+      defer { offset += 1 }
+      if previousWasBackslash {
+        previousWasBackslash = false
+        if ![
+          UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: "n"),
+          UInt8(ascii: "N"),
+        ]
+        .contains(byte) {
+          report(
+            .unknownEscape, at: line.position(ofValueOffset: offset - 1),
+            "\(line.upperName) has the unknown escape \"\\\(Character(Unicode.Scalar(byte)))\"; "
+              + "TEXT allows only \\\\, \\;, \\, and \\n")
+        }
+      } else if byte == UInt8(ascii: "\\") {
+        previousWasBackslash = true
       }
     }
   }

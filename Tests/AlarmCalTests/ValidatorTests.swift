@@ -228,6 +228,16 @@ import Testing
       ])
   }
 
+  @Test("a property libical drops is a warning; a floating time under X-WR-TIMEZONE is a note")
+  func interopWarnings() throws {
+    let diagnostics = Validator.validate(try fixtureBytes("interop.ics"), file: "i.ics")
+    #expect(
+      diagnostics.map { "\($0.line):\($0.column) \($0.severity) \($0.rule)" } == [
+        "8:9 note interop.x-wr-timezone-floating", "9:1 note interop.alarms-ignored",
+        "13:1 warning interop.unknown-property",
+      ])
+  }
+
   @Test("interoperability notes: alarms ignored on import, AUDIO attachments, once per file")
   func interopNotes() throws {
     let url = samplesFolder.appendingPathComponent("apple-calendar.ics")

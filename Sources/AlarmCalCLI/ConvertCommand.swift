@@ -73,15 +73,7 @@ enum ConvertCommand {
       to = format
     }
     let zone = try zoneOption(parsed.values["tz"])
-    let now: Instant
-    if let text = parsed.values["now"] {
-      guard let parsedNow = TimestampArgument.parse(text, in: zone) else {
-        throw UsageError("--now '\(text)' is not an ISO 8601 date-time (e.g. 2026-12-02T07:00:00Z)")
-      }
-      now = parsedNow
-    } else {
-      now = Instant(secondsSince1970: Int64(context.clock().timeIntervalSince1970.rounded(.down)))
-    }
+    let now = try TimestampArgument.now(of: parsed, in: zone, context: context)
     var timestamp = now
     if let epoch = context.environment["SOURCE_DATE_EPOCH"], !epoch.isEmpty {
       guard let seconds = Int64(epoch) else {

@@ -39,4 +39,24 @@ enum TimestampArgument {
     guard let offset else { return zone.instant(for: local) }
     return Instant(utc: local).adding(seconds: Int64(-offset))
   }
+
+  /// The instant an option such as `--from` gives, read in `zone`; nil when it is absent.
+  static func option(_ name: String, of parsed: ParsedArguments, in zone: TimeZoneRules)
+    throws(UsageError) -> Instant?
+  {
+    guard let text = parsed.values[name] else { return nil }
+    guard let instant = parse(text, in: zone) else {
+      throw UsageError(
+        "--\(name) '\(text)' is not an ISO 8601 date-time (e.g. 2026-12-02T07:00:00Z)")
+    }
+    return instant
+  }
+
+  /// `--now`, else the context's clock (whole seconds).
+  static func now(of parsed: ParsedArguments, in zone: TimeZoneRules, context: ToolContext)
+    throws(UsageError) -> Instant
+  {
+    try option("now", of: parsed, in: zone)
+      ?? Instant(secondsSince1970: Int64(context.clock().timeIntervalSince1970.rounded(.down)))
+  }
 }

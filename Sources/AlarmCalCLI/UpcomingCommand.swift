@@ -35,19 +35,9 @@ enum UpcomingCommand {
   {
     guard !parsed.positionals.isEmpty else { throw UsageError("missing FILE") }
     let zone = try ConvertCommand.zoneOption(parsed.values["tz"])
-    func moment(_ name: String) throws(UsageError) -> Instant? {
-      guard let text = parsed.values[name] else { return nil }
-      guard let instant = TimestampArgument.parse(text, in: zone) else {
-        throw UsageError(
-          "--\(name) '\(text)' is not an ISO 8601 date-time (e.g. 2026-12-02T07:00:00Z)")
-      }
-      return instant
-    }
-    let now =
-      try moment("now")
-      ?? Instant(secondsSince1970: Int64(context.clock().timeIntervalSince1970.rounded(.down)))
-    let from = try moment("from") ?? now
-    let to = try moment("to")
+    let now = try TimestampArgument.now(of: parsed, in: zone, context: context)
+    let from = try TimestampArgument.option("from", of: parsed, in: zone) ?? now
+    let to = try TimestampArgument.option("to", of: parsed, in: zone)
     if let to, to <= from { throw UsageError("--to must be after --from") }
     var limit: Int?
     if let text = parsed.values["limit"] {

@@ -70,13 +70,7 @@ enum ValidateCommand {
       }
       format = chosen
     }
-    var now = Instant(secondsSince1970: Int64(context.clock().timeIntervalSince1970.rounded(.down)))
-    if let text = parsed.values["now"] {
-      guard let instant = TimestampArgument.parse(text, in: .utc) else {
-        throw UsageError("--now '\(text)' is not an ISO 8601 date-time (e.g. 2026-12-02T07:00:00Z)")
-      }
-      now = instant
-    }
+    let now = try TimestampArgument.now(of: parsed, in: .utc, context: context)
     return Options(
       files: parsed.positionals, format: format, strict: parsed.flags.contains("strict"), now: now)
   }

@@ -188,3 +188,49 @@ import Testing
       try runBinary(["help", "validate"]).stdout.hasPrefix("Usage: alarmcal validate FILE..."))
   }
 }
+
+/// Killing `alarmcal convert` with SIGKILL while it writes never leaves a partial output file.
+@Suite struct CrashSafeOutputTests {
+  @Test("after SIGKILL at any moment the output is the old file or the whole new one")
+  func killWhileWriting() throws {
+    let folder = try temporaryFolder()
+    let input = folder.appendingPathComponent("many.json")
+    var json = "{\"timeZone\":\"Europe/Berlin\",\"alarms\":["
+    for index in 0..<20_000 {
+      json +=
+        (index == 0 ? "" : ",")
+        + "{\"id\":\"a\(index)\",\"time\":\"07:\(index % 50 + 10)\",\"repeat\":[\"mon\",\"fri\"],\"label\":\"Alarm number \(index)\"}"
+    }
+    try (json + "]}").write(to: input, atomically: true, encoding: .utf8)
+    let output = folder.appendingPathComponent("out.ics").path
+    let arguments = ["convert", input.path, "-o", output, "--now", "2026-12-02T08:00:00Z"]
+    let complete = try runBinary(arguments)
+    #expect(complete.status == 0)
+    let whole = try String(contentsOfFile: output, encoding: .utf8)
+    try "old content\n".write(toFile: output, atomically: true, encoding: .utf8)
+    var sawOld = 0
+    var sawNew = 0
+    // Kill at spread-out moments: early (parsing), middle (building), late (writing, renaming).
+    for delay in [0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2, 2.0] {
+      let process = Process()
+      process.executableURL = try alarmcalBinary()
+      process.arguments = arguments
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      usleep(useconds_t(delay * 1_000_000))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      let now = try String(contentsOfFile: output, encoding: .utf8)
+      #expect(now == "old content\n" || now == whole, "partial output after a kill at \(delay) s")
+      if now == whole {
+        sawNew += 1
+        try "old content\n".write(toFile: output, atomically: true, encoding: .utf8)
+      } else {
+        sawOld += 1
+      }
+    }
+    #expect(sawOld > 0, "no kill landed before the rename")
+    #expect(sawOld + sawNew == 9)
+  }
+}

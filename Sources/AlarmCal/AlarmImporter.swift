@@ -103,9 +103,7 @@ private struct CalendarMapper {
   init(importer: AlarmImporter, calendar: ICalComponent) {
     self.importer = importer
     self.calendar = calendar
-    calendarZone = calendar.property("X-WR-TIMEZONE").flatMap {
-      TimeZoneNames.ianaIdentifier(forTZID: $0.text)
-    }
+    calendarZone = calendar.calendarTimeZone
     var zones: [String: String] = [:]
     for vtimezone in calendar.components(named: "VTIMEZONE") {
       guard let tzid = vtimezone.property("TZID")?.value else { continue }
@@ -209,11 +207,8 @@ private struct CalendarMapper {
       lose(item, "is cancelled (STATUS:CANCELLED), so it never rings")
       return
     }
-    let notes = item.properties + valarms.flatMap(\.properties)
-    for property in notes where property.name == "X-LIC-ERROR" {
-      // An empty value that libical removed carried nothing, so nothing was lost.
-      if property.text.hasPrefix("No value for ") { continue }
-      lose(item, "libical could not read a property (\(property.text))")
+    for note in ([item] + valarms).flatMap(\.libicalLosses) {
+      lose(item, "libical could not read a property (\(note))")
     }
     let isTask = item.name == "VTODO"
     let startProperty = item.property("DTSTART")

@@ -43,3 +43,16 @@ public struct ICalComponent: Equatable, Sendable {
     properties.append(property)
   }
 }
+
+extension ICalComponent {
+  /// What libical dropped from this component's own properties while parsing, as its
+  /// X-LIC-ERROR notes say; a dropped empty value carried nothing and is left out.
+  public var libicalLosses: [String] {
+    properties(named: "X-LIC-ERROR").map(\.text).filter { !$0.hasPrefix("No value for ") }
+  }
+
+  /// The IANA zone Google's X-WR-TIMEZONE names on a VCALENDAR, if it is one this system knows.
+  public var calendarTimeZone: String? {
+    property("X-WR-TIMEZONE").flatMap { TimeZoneNames.ianaIdentifier(forTZID: $0.text) }
+  }
+}

@@ -141,12 +141,9 @@ struct SeriesBuilder {
       || overrides.contains { !$0.components(named: "VALARM").isEmpty }
       || item.properties.contains { $0.name.hasPrefix("X-MOZ-SNOOZE-TIME") }
     guard hasAlarms else { return nil }
-    for note in item.properties + item.components.flatMap(\.properties)
-    where note.name == "X-LIC-ERROR" {
-      // What libical dropped while parsing (an unreadable RRULE, an unknown property).
-      if !note.text.hasPrefix("No value for ") {
-        warn(item, uid, "libical could not read a property and ignored it (\(note.text))")
-      }
+    // What libical dropped while parsing (an unreadable RRULE, an unknown property).
+    for note in ([item] + item.components).flatMap(\.libicalLosses) {
+      warn(item, uid, "libical could not read a property and ignored it (\(note))")
     }
     let isTask = item.name == "VTODO"
     guard let anchorProperty = item.property("DTSTART") ?? (isTask ? item.property("DUE") : nil),
@@ -415,7 +412,7 @@ struct SeriesBuilder {
     let key = valarm.property("UID")?.text ?? "#\(index)"
     return AlarmDefinition(
       action: action, trigger: trigger, repeatCount: repeatCount, repeatInterval: interval,
-      acknowledged: ack, key: key, line: valarm.line)
+      acknowledged: ack, key: key)
   }
 
   /// Absolute triggers (once per component) and Thunderbird's X-MOZ-SNOOZE-TIME snoozes.
@@ -446,8 +443,7 @@ struct SeriesBuilder {
       }
       let snooze = AlarmDefinition(
         action: "DISPLAY", trigger: .absolute(instant), repeatCount: 0, repeatInterval: .zero,
-        acknowledged: lastAck.flatMap { $0 >= instant ? $0 : nil }, key: property.name,
-        line: item.line)
+        acknowledged: lastAck.flatMap { $0 >= instant ? $0 : nil }, key: property.name)
       result.append(
         FiringMath.firing(
           series: (file, fileIndex, uid), trigger: instant, recurrenceID: recurrenceID,

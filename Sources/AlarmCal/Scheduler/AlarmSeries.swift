@@ -34,7 +34,6 @@ struct AlarmDefinition {
   let acknowledged: Instant?
   /// Identifies the alarm inside its component: its RFC 9074 UID, else its position.
   let key: String
-  let line: Int?
 }
 
 /// What one instance needs to ring: from the master, or from a RECURRENCE-ID override.

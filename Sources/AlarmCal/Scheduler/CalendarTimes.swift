@@ -28,9 +28,7 @@ struct CalendarTimes {
       if let rules = VTimezoneRules(component) { definitions[rules.tzid] = rules }
     }
     self.definitions = definitions
-    calendarZone = calendar.property("X-WR-TIMEZONE").flatMap {
-      TimeZoneNames.ianaIdentifier(forTZID: $0.text).flatMap(TimeZoneRules.init(identifier:))
-    }
+    calendarZone = calendar.calendarTimeZone.flatMap(TimeZoneRules.init(identifier:))
   }
 
   /// The zone a TZID names, or nil when neither the file nor the system knows it.

@@ -21,8 +21,6 @@ public struct Firing: Equatable, Sendable {
   public let file: String
   /// The 0-based position of the file among the inputs, for ordering ties.
   public let fileIndex: Int
-  /// The line of the VALARM's BEGIN, if known.
-  public let line: Int?
   /// A stable identifier: the same for the same firing across runs and machines.
   public let id: String
   /// Whether an ACKNOWLEDGED (or X-MOZ-LASTACK) time at or after the trigger covers it.

@@ -23,7 +23,7 @@ enum FiringMath {
     return Firing(
       trigger: trigger, uid: series.uid, recurrenceID: recurrenceID, eventStart: eventStart,
       summary: summary, action: alarm.action, repeatIndex: repeatIndex, file: series.file,
-      fileIndex: series.fileIndex, line: alarm.line, id: AlarmIdentifier.derived(from: key),
+      fileIndex: series.fileIndex, id: AlarmIdentifier.derived(from: key),
       acknowledged: alarm.acknowledged.map { trigger <= $0 } ?? false)
   }
 }

@@ -74,10 +74,7 @@ enum UpcomingCommand {
         failed = true
         continue
       }
-      let text: String
-      switch InputFile.utf8Text(bytes) {
-      case .success(let decoded): text = decoded
-      case .failure(let failure):
+      if case .failure(let failure) = InputFile.utf8Text(bytes) {
         err.write(
           "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
         )
@@ -85,7 +82,7 @@ enum UpcomingCommand {
         continue
       }
       do {
-        let components = try ICalendarParser.parse(text)
+        let components = try ICalendarReader.read(bytes)
         guard components.contains(where: { $0.name == "VCALENDAR" }) else {
           err.write(
             "\(name):\(components.first?.line ?? 1): no VCALENDAR component: this is not an iCalendar file\n"

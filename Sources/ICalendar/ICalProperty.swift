@@ -10,6 +10,12 @@ public struct ICalParameter: Equatable, Sendable {
     self.name = name.uppercased()
     self.value = value
   }
+
+  /// Creates a parameter whose name is already upper case (the readers' fast path).
+  init(uppercasedName name: String, _ value: String) {
+    self.name = name
+    self.value = value
+  }
 }
 
 /// One iCalendar property: name, parameters and the value exactly as written (still escaped).
@@ -24,6 +30,13 @@ public struct ICalProperty: Equatable, Sendable {
   /// Creates a property from its raw (already escaped) value text.
   public init(_ name: String, _ value: String, parameters: [ICalParameter] = []) {
     self.name = name.uppercased()
+    self.value = value
+    self.parameters = parameters
+  }
+
+  /// Creates a property whose name is already upper case (the readers' fast path).
+  init(uppercasedName name: String, _ value: String, parameters: [ICalParameter]) {
+    self.name = name
     self.value = value
     self.parameters = parameters
   }

@@ -141,9 +141,9 @@ struct SeriesBuilder {
       || overrides.contains { !$0.components(named: "VALARM").isEmpty }
       || item.properties.contains { $0.name.hasPrefix("X-MOZ-SNOOZE-TIME") }
     guard hasAlarms else { return nil }
-    // What libical dropped while parsing (an unreadable RRULE, an unknown property).
+    // What the reader dropped (a line that is no content line, a stray END).
     for note in ([item] + item.components).flatMap(\.libicalLosses) {
-      warn(item, uid, "libical could not read a property and ignored it (\(note))")
+      warn(item, uid, "a line could not be read and is ignored (\(note))")
     }
     let isTask = item.name == "VTODO"
     guard let anchorProperty = item.property("DTSTART") ?? (isTask ? item.property("DUE") : nil),
@@ -182,7 +182,7 @@ struct SeriesBuilder {
     var excludedInstants = Set<Instant>()
     var excludedDates = Set<LocalDate>()
     for exdate in item.properties(named: "EXDATE") {
-      for value in values(of: exdate) {
+      for value in values(of: exdate, in: item, uid: uid) {
         if case .date(let date) = value {
           excludedDates.insert(date)
         } else if let instant = times.instant(value) {
@@ -192,7 +192,7 @@ struct SeriesBuilder {
     }
     var rdates: [RDateInstance] = []
     for rdate in item.properties(named: "RDATE") where item.property("RECURRENCE-ID") == nil {
-      for (value, end) in periods(of: rdate) {
+      for (value, end) in periods(of: rdate, in: item, uid: uid) {
         let local: LocalDateTime
         if case .date(let date) = value, placed.isDate {
           local = LocalDateTime(date, .midnight)
@@ -286,21 +286,35 @@ struct SeriesBuilder {
   }
 
   /// The values of a multi-valued DATE / DATE-TIME / PERIOD property (PERIOD: its start).
-  private func values(of property: ICalProperty) -> [DateTimeValue] {
-    periods(of: property).map(\.start)
+  private mutating func values(of property: ICalProperty, in item: ICalComponent, uid: String)
+    -> [DateTimeValue]
+  {
+    periods(of: property, in: item, uid: uid).map(\.start)
   }
 
-  /// Each value's start, and for a PERIOD the text after its `/` (an end or a duration).
-  private func periods(of property: ICalProperty) -> [(start: DateTimeValue, end: String?)] {
+  /// Each value's start, and for a PERIOD the text after its `/` (an end or a duration); a
+  /// value that cannot be read is reported and skipped.
+  private mutating func periods(of property: ICalProperty, in item: ICalComponent, uid: String)
+    -> [(start: DateTimeValue, end: String?)]
+  {
     let tzid = property.parameter("TZID")
     let isDate = property.parameter("VALUE")?.uppercased() == "DATE"
-    return property.value.split(separator: ",").compactMap { item in
-      let parts = item.split(separator: "/", maxSplits: 1).map(String.init)
+    var result: [(start: DateTimeValue, end: String?)] = []
+    for value in property.value.split(separator: ",", omittingEmptySubsequences: false) {
+      let parts = value.split(separator: "/", maxSplits: 1).map(String.init)
       guard let first = parts.first,
         let start = DateTimeValue(text: first, tzid: tzid, isDate: isDate)
-      else { return nil }
-      return (start, parts.count == 2 ? parts[1] : nil)
+      else {
+        if !property.value.isEmpty {
+          warn(
+            item, uid,
+            "\(property.name) value \(quoted(String(value))) cannot be read; it is ignored")
+        }
+        continue
+      }
+      result.append((start, parts.count == 2 ? parts[1] : nil))
     }
+    return result
   }
 
   /// A PERIOD's own length (RFC 5545 §3.3.9: an explicit end or a duration), else nil.
@@ -327,18 +341,23 @@ struct SeriesBuilder {
     let cancelled = item.property("STATUS")?.value.uppercased() == "CANCELLED"
     var length = InstanceLength.exact(seconds: 0)
     let endName = item.name == "VTODO" ? "DUE" : "DTEND"
-    if item.property("DTSTART") != nil,
-      let end = item.property(endName).flatMap(DateTimeValue.init(property:))
-    {
-      if case .date(let endDate) = end, placed.isDate {
-        length = .days(endDate.daysSince1970 - placed.local.date.daysSince1970)
-      } else if let endInstant = times.instant(end) {
-        length = .exact(seconds: endInstant.secondsSince1970 - placed.instant.secondsSince1970)
+    if placed.isDate { length = .days(1) }
+    if item.property("DTSTART") != nil, let endProperty = item.property(endName) {
+      if let end = DateTimeValue(property: endProperty) {
+        if case .date(let endDate) = end, placed.isDate {
+          length = .days(endDate.daysSince1970 - placed.local.date.daysSince1970)
+        } else if let endInstant = times.instant(end) {
+          length = .exact(seconds: endInstant.secondsSince1970 - placed.instant.secondsSince1970)
+        }
+      } else {
+        warn(item, uid, "\(endName) \(quoted(endProperty.value)) cannot be read; it is ignored")
       }
-    } else if let text = item.property("DURATION")?.value, let duration = ICalDuration(text) {
-      length = .duration(duration)
-    } else if placed.isDate {
-      length = .days(1)
+    } else if let text = item.property("DURATION")?.value {
+      if let duration = ICalDuration(text) {
+        length = .duration(duration)
+      } else {
+        warn(item, uid, "DURATION \(quoted(text)) cannot be read; it is ignored")
+      }
     }
     let lastAck = item.property("X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
       .flatMap { times.instant($0) }
@@ -395,7 +414,11 @@ struct SeriesBuilder {
     }
     var repeatCount = 0
     var interval = ICalDuration.zero
-    if let text = valarm.property("REPEAT")?.value, let count = Int(text), count > 0 {
+    let repeatText = valarm.property("REPEAT")?.value
+    if let repeatText, Int(repeatText) == nil {
+      warn(item, uid, "REPEAT \(quoted(repeatText)) is not an integer; the alarm rings once")
+    }
+    if let text = repeatText, let count = Int(text), count > 0 {
       if let durationText = valarm.property("DURATION")?.value,
         let duration = ICalDuration(durationText),
         !duration.isNegative, duration.days > 0 || duration.seconds > 0

@@ -1,0 +1,85 @@
+import ICalendar
+import Testing
+
+/// The Swift reader: content lines per RFC 5545 §3.1, nesting, and what it cannot read.
+@Suite struct ReaderTests {
+  private func read(_ text: String) throws -> [ICalComponent] {
+    try ICalendarReader.read(Array(text.utf8))
+  }
+
+  @Test("folded lines unfold (CRLF or LF, then one space or tab); BEGIN lines keep their line")
+  func folding() throws {
+    let text =
+      "\u{FEFF}BEGIN:VCALENDAR\r\nVERSION:2.0\r\n\r\nBEGIN:VEVENT\r\nSUMMARY:A long\r\n  sum\r\n\tmary\r\n"
+      + "DESCRIPTION:bare\n line feeds\nBEGIN:VALARM\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\n"
+      + "END:VEVENT\r\nEND:VCALENDAR\r\n"
+    let calendar = try #require(try read(text).first)
+    #expect(calendar.line == 1)
+    let event = try #require(calendar.components.first)
+    #expect(event.line == 4)
+    #expect(event.property("SUMMARY")?.value == "A long summary")
+    #expect(event.property("DESCRIPTION")?.value == "bareline feeds")
+    #expect(event.components.first?.line == 10)
+    #expect(event.components.first?.property("TRIGGER")?.value == "-PT5M")
+  }
+
+  @Test("names are case-insensitive; parameters keep quoted ';' and ':'; values stay as written")
+  func nameParametersValue() throws {
+    let text =
+      "BEGIN:vcalendar\r\nbegin:VEVENT\r\nx-Thing;Param=\"a;b:c\";tzid=Europe/Berlin:v:w;x\\,y\r\n"
+      + "end:vevent\r\nEND:VCALENDAR\r\n"
+    let property = try #require(try read(text).first?.components.first?.properties.first)
+    #expect(property.name == "X-THING")
+    #expect(
+      property.parameters == [
+        ICalParameter("PARAM", "a;b:c"), ICalParameter("TZID", "Europe/Berlin"),
+      ])
+    #expect(property.value == "v:w;x\\,y")
+    #expect(property.text == "v:w;x,y")
+  }
+
+  @Test("a line that is no content line, or a stray END, becomes an X-LIC-ERROR note")
+  func losses() throws {
+    let text =
+      "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nSUMMARY no colon\r\n;X=1:y\r\nEND:VTODO\r\nUID:1\r\n"
+      + "END:VEVENT\r\nEND:VCALENDAR\r\n"
+    let event = try #require(try read(text).first?.components.first)
+    #expect(
+      event.libicalLosses == [
+        "unreadable content line 3: SUMMARY no colon", "unreadable content line 4: ;X=1:y",
+        "END:VTODO on line 5 closes no open component",
+      ])
+    #expect(event.property("UID")?.value == "1")
+  }
+
+  @Test("an END closes what is open inside it; what is open at the end closes there")
+  func nesting() throws {
+    let text =
+      "BEGIN:VCALENDAR\nBEGIN:VEVENT\nBEGIN:VALARM\nEND:VCALENDAR\nBEGIN:VCALENDAR\nBEGIN:VTODO\n"
+    let roots = try read(text)
+    #expect(roots.map(\.name) == ["VCALENDAR", "VCALENDAR"])
+    #expect(roots.map(\.line) == [1, 5])
+    #expect(roots[0].components.first?.components.first?.name == "VALARM")
+    #expect(roots[1].components.map(\.name) == ["VTODO"])
+  }
+
+  @Test("data without BEGIN, or with a NUL byte, is refused with its line")
+  func refused() throws {
+    #expect(
+      throws: ICalendarSyntaxError(line: 1, message: "no BEGIN line: this is not iCalendar data")
+    ) {
+      try read("")
+    }
+    #expect(
+      throws: ICalendarSyntaxError(line: 1, message: "no BEGIN line: this is not iCalendar data")
+    ) {
+      try read("hello\r\nworld")
+    }
+    #expect(
+      throws: ICalendarSyntaxError(
+        line: 2, message: "contains a NUL byte: this is not iCalendar text")
+    ) {
+      try read("BEGIN:VCALENDAR\r\nX:\u{0}\r\n")
+    }
+  }
+}

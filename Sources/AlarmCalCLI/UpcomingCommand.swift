@@ -98,6 +98,7 @@ enum UpcomingCommand {
     }
     var schedule = FiringSchedule(
       inputs: inputs, defaultZone: options.zone, includeAcknowledged: options.includeAcknowledged)
+    inputs = []  // the series hold what the firings need: free the parsed calendars
     for warning in schedule.warnings { err.write("warning: \(warning)\n") }
     let colour =
       options.format == .text && context.standardOutputIsTerminal

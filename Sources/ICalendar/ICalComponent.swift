@@ -22,19 +22,19 @@ public struct ICalComponent: Equatable, Sendable {
 
   /// The first property with this name (case-insensitive), if any.
   public func property(_ name: String) -> ICalProperty? {
-    let wanted = name.uppercased()
+    let wanted = name.asciiUppercased
     return properties.first { $0.name == wanted }
   }
 
   /// Every property with this name (case-insensitive), in document order.
   public func properties(named name: String) -> [ICalProperty] {
-    let wanted = name.uppercased()
+    let wanted = name.asciiUppercased
     return properties.filter { $0.name == wanted }
   }
 
   /// The child components with this name (case-insensitive), in document order.
   public func components(named name: String) -> [ICalComponent] {
-    let wanted = name.uppercased()
+    let wanted = name.asciiUppercased
     return components.filter { $0.name == wanted }
   }
 
@@ -54,5 +54,14 @@ extension ICalComponent {
   /// The IANA zone Google's X-WR-TIMEZONE names on a VCALENDAR, if it is one this system knows.
   public var calendarTimeZone: String? {
     property("X-WR-TIMEZONE").flatMap { TimeZoneNames.ianaIdentifier(forTZID: $0.text) }
+  }
+}
+
+extension String {
+  /// The text upper-cased, without copying when it has no lower-case ASCII letter (iCalendar
+  /// names are ASCII; lookups by a literal upper-case name are the common case).
+  var asciiUppercased: String {
+    for byte in utf8 where byte >= 0x61 && byte <= 0x7A || byte >= 0x80 { return uppercased() }
+    return self
   }
 }

@@ -155,7 +155,7 @@ extension RecurrenceIterator {
           }
         }
       let ordinalsCount = frequency == .monthly || frequency == .yearly
-      var plain: Set<Int> = []
+      var plain = WeekdaySet()
       var ordinals: [OrdinalWeekday] = []
       for entry in byDay {
         if let ordinal = entry.ordinal, ordinalsCount {
@@ -164,14 +164,7 @@ extension RecurrenceIterator {
           plain.insert(entry.weekday.rawValue - 1)  // ordinals mean nothing below MONTHLY
         }
       }
-      weekdayMasks =
-        byDay.isEmpty
-        ? []
-        : (0..<7).map { firstWeekday in
-          (0..<31).reduce(UInt32(0)) { mask, index in
-            plain.contains((firstWeekday + index) % 7) ? mask | UInt32(1) << UInt32(index) : mask
-          }
-        }
+      weekdayMasks = byDay.isEmpty ? [] : (0..<7).map(plain.monthMask(firstWeekday:))
       ordinalWeekdays = ordinals
       ordinalsInYear = frequency == .yearly && byMonth.isEmpty
       yearDays = rule.byYearDay
@@ -208,7 +201,7 @@ extension RecurrenceIterator {
 
     /// Whether some BYSETPOS position fits in the largest set a period can hold (FREQ=DAILY;
     /// BYSETPOS=2 never picks anything: each day holds one instance).
-    private func canPick(weekdays: Set<Int>, monthDays: Int) -> Bool {
+    private func canPick(weekdays: WeekdaySet, monthDays: Int) -> Bool {
       guard !setPositions.isEmpty else { return true }
       var days: Int
       switch frequency {
@@ -226,7 +219,7 @@ extension RecurrenceIterator {
     /// Whether INTERVAL steps from DTSTART's period can land on an allowed month (MONTHLY), or
     /// on an allowed weekday and time of day (DAILY and finer): the steps reach only the
     /// residues of DTSTART's period modulo gcd(INTERVAL, the cycle's length in periods).
-    private func reachable(weekdays: Set<Int>) -> Bool {
+    private func reachable(weekdays: WeekdaySet) -> Bool {
       func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
       func residue(_ cycle: Int, origin: Int) -> (step: Int, residue: Int) {
         let step = gcd(interval % cycle, cycle)
@@ -249,7 +242,7 @@ extension RecurrenceIterator {
         func list(_ allowed: UInt64, _ count: Int, _ used: Bool) -> [Int] {
           used ? (0..<count).filter { allowed >> UInt64($0) & 1 != 0 } : [0]
         }
-        let dayList = byWeek ? weekdays.sorted() : [0]
+        let dayList = byWeek ? (0..<7).filter(weekdays.contains) : [0]
         let hourList = list(hours, 24, isSubDaily)
         let minuteList = list(minutes, 60, frequency == .minutely || frequency == .secondly)
         let secondList = list(seconds, 60, frequency == .secondly)
@@ -370,6 +363,24 @@ extension RecurrenceIterator {
         mask &= UInt32(truncatingIfNeeded: days)
       }
       return mask
+    }
+  }
+}
+
+/// Weekdays 0 (Monday) ... 6 (Sunday) as bits: a rule's plain BYDAY days.
+struct WeekdaySet: Sendable {
+  private var bits: UInt8 = 0
+
+  mutating func insert(_ weekday: Int) { bits |= 1 << UInt8(weekday) }
+
+  func contains(_ weekday: Int) -> Bool { bits >> UInt8(weekday) & 1 != 0 }
+
+  var count: Int { bits.nonzeroBitCount }
+
+  /// Day `i` (bit `i`, day 1 is bit 0) of a month whose first day is `firstWeekday`, for 31 days.
+  func monthMask(firstWeekday: Int) -> UInt32 {
+    (0..<31).reduce(UInt32(0)) { mask, index in
+      contains((firstWeekday + index) % 7) ? mask | UInt32(1) << UInt32(index) : mask
     }
   }
 }

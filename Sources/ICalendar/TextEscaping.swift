@@ -22,7 +22,7 @@ public enum TextEscaping {
 
   /// Undoes TEXT escapes; an unknown escape keeps the character after the backslash.
   public static func unescape(_ value: String) -> String {
-    guard value.contains("\\") else { return value }
+    guard value.utf8.contains(UInt8(ascii: "\\")) else { return value }
     var out = ""
     out.reserveCapacity(value.utf8.count)
     var escaping = false

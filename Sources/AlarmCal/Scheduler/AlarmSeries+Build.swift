@@ -93,6 +93,8 @@ struct SeriesBuilder {
   let times: CalendarTimes
   let workLimit: Int
   var warnings: [SchedulerWarning] = []
+  /// Parsed RRULE texts: large calendars repeat a few rules many times.
+  var rules: [String: Result<RecurrenceRule, RecurrenceRuleError>] = [:]
 
   mutating func build(_ calendar: ICalComponent) -> [AlarmSeries] {
     var masters: [String: ICalComponent] = [:]
@@ -168,7 +170,7 @@ struct SeriesBuilder {
     if let ruleProperty = rules.first, item.property("RECURRENCE-ID") == nil {
       if rules.count > 1 { warn(item, uid, "several RRULEs; only the first is used") }
       do {
-        let parsed = try RecurrenceRule(parsing: ruleProperty.value)
+        let parsed = try parsedRule(ruleProperty.value).get()
         rule = RecurrenceIterator(
           rule: parsed, start: placed.local, isDate: placed.isDate,
           until: parsed.until.flatMap { untilReading($0, placed: placed) }, workLimit: workLimit)
@@ -255,6 +257,13 @@ struct SeriesBuilder {
       excludedInstants: excludedInstants, excludedDates: excludedDates, overrides: overrideTable,
       singles: isCompletedTask || template.cancelled ? [] : singles, rdates: rdates,
       futureOverrides: futureOverrides.sorted { $0.from < $1.from })
+  }
+
+  private mutating func parsedRule(_ text: String) -> Result<RecurrenceRule, RecurrenceRuleError> {
+    if let known = rules[text] { return known }
+    let parsed = Result { () throws(RecurrenceRuleError) in try RecurrenceRule(parsing: text) }
+    rules[text] = parsed
+    return parsed
   }
 
   /// UNTIL on the series' wall clock: a UTC UNTIL is compared as an instant (RFC 5545 §3.3.10).

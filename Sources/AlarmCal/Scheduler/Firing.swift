@@ -21,8 +21,15 @@ public struct Firing: Equatable, Sendable {
   public let file: String
   /// The 0-based position of the file among the inputs, for ordering ties.
   public let fileIndex: Int
-  /// A stable identifier: the same for the same firing across runs and machines.
-  public let id: String
+  /// Identifies the VALARM inside its component (its RFC 9074 UID, else its position).
+  let alarmKey: String
+  /// A stable identifier: the same for the same firing across runs and machines. Derived when
+  /// asked for, so firings that are never printed cost no hashing.
+  public var id: String {
+    let key = [uid, recurrenceID?.text ?? "", alarmKey, String(repeatIndex)]
+      .joined(separator: "\u{0}")
+    return AlarmIdentifier.derived(from: key)
+  }
   /// Whether an ACKNOWLEDGED (or X-MOZ-LASTACK) time at or after the trigger covers it.
   public let acknowledged: Bool
 

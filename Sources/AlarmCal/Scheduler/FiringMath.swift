@@ -18,12 +18,10 @@ enum FiringMath {
     recurrenceID: RecurrenceID?, eventStart: Instant, summary: String?, alarm: AlarmDefinition,
     repeatIndex: Int
   ) -> Firing {
-    let key = [series.uid, recurrenceID?.text ?? "", alarm.key, String(repeatIndex)]
-      .joined(separator: "\u{0}")
-    return Firing(
+    Firing(
       trigger: trigger, uid: series.uid, recurrenceID: recurrenceID, eventStart: eventStart,
       summary: summary, action: alarm.action, repeatIndex: repeatIndex, file: series.file,
-      fileIndex: series.fileIndex, id: AlarmIdentifier.derived(from: key),
+      fileIndex: series.fileIndex, alarmKey: alarm.key,
       acknowledged: alarm.acknowledged.map { trigger <= $0 } ?? false)
   }
 }

@@ -83,8 +83,14 @@ public struct FiringSchedule {
         }
       }
       if !includeAcknowledged { batch.removeAll(where: \.acknowledged) }
-      batch.sort(by: Firing.precedes)
-      for firing in batch {
+      // Sorting positions moves small integers, not firings with their strings; nearly every
+      // comparison is decided by the trigger alone.
+      let triggers = batch.map(\.trigger.secondsSince1970)
+      let order = batch.indices.sorted { a, b in
+        triggers[a] != triggers[b] ? triggers[a] < triggers[b] : Firing.precedes(batch[a], batch[b])
+      }
+      for index in order {
+        let firing = batch[index]
         if let limit, emitted >= limit { return found }
         emit(firing)
         emitted += 1
@@ -95,7 +101,9 @@ public struct FiringSchedule {
       // Grow while windows are sparse, shrink when one was crowded.
       if batch.count < 1_000 {
         span = min(span * 4, 366 * 86_400)
-      } else if batch.count > 50_000 {
+      } else if batch.count > max(50_000, 8 * active.count) {
+        // Crowded by dense rules, not by many series (whose instances each window looks at
+        // with a day's margin, so many short windows would cost more than one long one).
         span = max(span / 4, 60)
       }
     }

@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""Benchmarks alarmcal against its peers and against libical itself (issue 5).
+
+  Benchmarks/run.py                 the full run: 1,000, 10,000 and 100,000 events, 3 runs
+                                    each, writes BENCHMARKS.md (about an hour; peers that would
+                                    take longer than --limit are reported "over the limit")
+  Benchmarks/run.py --smoke         CI: 1,000 events, one run, alarmcal and the libical floor
+                                    only, writes nothing; fails when their firing counts differ
+
+Workloads (now = 2026-12-02T08:00:00Z): W1 the next 64 firings; W2 every firing in 7 days;
+W3 every firing in one year (printed, piped to a counter); W4 `convert` of 100,000 alarms to
+.ics and back; W5 `validate` of the largest calendar. Peers: the libical floor
+(Benchmarks/floor/libical-floor.c, built here), recurring-ical-events and ics-query (installed
+with pip into --venv). Each figure is the median wall time of --runs runs and the peak RSS of
+the measured process (its own, from wait4), not of the counter reading its output.
+"""
+import argparse
+import datetime as dt
+import os
+import platform
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NOW = "2026-12-02T08:00:00Z"
+WEEK = "2026-12-09T08:00:00Z"
+YEAR = "2027-12-02T08:00:00Z"
+PEERS = ["recurring-ical-events==3.8.2", "icalendar", "ics-query"]
+
+
+def sh(command, **kwargs):
+    return subprocess.run(command, check=True, text=True, capture_output=True, **kwargs).stdout
+
+
+class Outcome:
+    def __init__(self, seconds=None, rss_mb=None, count=None, note=None):
+        self.seconds, self.rss_mb, self.count, self.note = seconds, rss_mb, count, note
+
+
+def measure_once(command, counter, limit):
+    """Runs command with stdout piped into counter (or /dev/null); returns an Outcome."""
+    start = time.monotonic()
+    out = subprocess.PIPE if counter else subprocess.DEVNULL
+    process = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    reader = None
+    if counter:
+        reader = subprocess.Popen(counter, stdin=process.stdout, stdout=subprocess.PIPE, text=True)
+        process.stdout.close()
+    deadline = start + limit
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            os.killpg(process.pid, signal.SIGKILL)
+            os.wait4(process.pid, 0)
+            if reader:
+                reader.kill()
+                reader.wait()
+            return Outcome(note=f"over the limit ({limit:.0f} s)")
+        time.sleep(0.005)
+    seconds = time.monotonic() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    count = None
+    if reader:
+        text, _ = reader.communicate()
+        count = int(text.strip() or 0)
+    if process.returncode not in (0,):
+        return Outcome(note=f"exit {process.returncode}")
+    return Outcome(seconds, usage.ru_maxrss / 1024, count)
+
+
+def measure(command, counter, runs, limit):
+    outcomes = []
+    for _ in range(runs):
+        outcome = measure_once(command, counter, limit)
+        outcomes.append(outcome)
+        if outcome.note:
+            return outcome
+    return Outcome(statistics.median(o.seconds for o in outcomes),
+                   max(o.rss_mb for o in outcomes), outcomes[-1].count)
+
+
+def machine():
+    cpu = "unknown CPU"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    memory = 0
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemTotal"):
+            memory = int(line.split()[1]) / 1024 / 1024
+    swift = sh(["swift", "--version"]).splitlines()[0] if shutil.which("swift") else "?"
+    libical = sh(["pkg-config", "--modversion", "libical"]).strip()
+    return (f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GiB, Linux {platform.release()}; "
+            f"{swift}; libical {libical}; Python {platform.python_version()}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--smoke", action="store_true")
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--limit", type=float, default=600, help="seconds per peer run")
+    parser.add_argument("--work", default="/tmp/alarmcal-bench")
+    parser.add_argument("--venv", default="/tmp/alarmcal-bench-venv")
+    parser.add_argument("--out", default=str(ROOT / "BENCHMARKS.md"))
+    args = parser.parse_args()
+    sizes = [1000] if args.smoke else [int(s) for s in args.sizes.split(",")]
+    runs = 1 if args.smoke else args.runs
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+
+    print("== building alarmcal (release) and the libical floor", flush=True)
+    subprocess.run(["swift", "build", "-c", "release", "--product", "alarmcal"], cwd=ROOT,
+                   check=True, stdout=subprocess.DEVNULL)
+    alarmcal = sh(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT).strip()
+    alarmcal += "/alarmcal"
+    floor = str(work / "libical-floor")
+    flags = sh(["pkg-config", "--cflags", "--libs", "libical"]).split()
+    subprocess.run(["cc", "-O2", "-o", floor, str(ROOT / "Benchmarks/floor/libical-floor.c")]
+                   + flags, check=True)
+    python = None
+    if not args.smoke:
+        print("== installing the Python peers", flush=True)
+        if not Path(args.venv, "bin/python").exists():
+            subprocess.run([sys.executable, "-m", "venv", args.venv], check=True)
+        subprocess.run([f"{args.venv}/bin/pip", "install", "--quiet",
+                        "--disable-pip-version-check"] + PEERS, check=True)
+        python = f"{args.venv}/bin/python"
+
+    print("== generating inputs", flush=True)
+    generate = [sys.executable, str(ROOT / "Benchmarks/generate.py")]
+    inputs = {}
+    for size in sizes:
+        inputs[size] = work / f"weekly-{size}.ics"
+        subprocess.run(generate + ["weekly", str(size), str(inputs[size])], check=True)
+    mixed = work / f"mixed-{sizes[-1] if args.smoke else 10000}.ics"
+    subprocess.run(generate + ["mixed", mixed.name.split("-")[1][:-4], str(mixed)], check=True)
+    alarm_count = 1000 if args.smoke else 100_000
+    alarms = work / f"alarms-{alarm_count}.json"
+    subprocess.run(generate + ["alarms", str(alarm_count), str(alarms)], check=True)
+
+    count_lines = ["wc", "-l"]
+    count_valarms = ["grep", "-c", "^BEGIN:VALARM"]
+
+    def workloads(path):
+        f = str(path)
+        common = ["--format", "ndjson", "--include-acknowledged", "--tz", "UTC", "--now", NOW]
+        tools = {
+            "alarmcal": {
+                "W1": [alarmcal, "upcoming", f, "--limit", "64"] + common,
+                "W2": [alarmcal, "upcoming", f, "--to", WEEK] + common,
+                "W3": [alarmcal, "upcoming", f, "--to", YEAR] + common,
+            },
+            "libical floor": {
+                "W1": [floor, f, "--from", NOW, "--first", "64", "--print"],
+                "W2": [floor, f, "--from", NOW, "--to", WEEK, "--print"],
+                "W3": [floor, f, "--from", NOW, "--to", YEAR, "--print"],
+            },
+        }
+        if python:
+            rie = [python, str(ROOT / "Benchmarks/peers/rie_firings.py"), f, "--from", NOW]
+            query = [f"{args.venv}/bin/ics-query", "between", "--tz", "UTC", "-c", "VALARM"]
+            start = NOW[:-1]
+            tools["recurring-ical-events"] = {
+                "W1": rie + ["--first", "64", "--print"],
+                "W2": rie + ["--to", WEEK, "--print"],
+                "W3": rie + ["--to", YEAR, "--print"],
+            }
+            tools["ics-query"] = {
+                "W1": query + [start, "+1d", f, "-"],
+                "W2": query + [start, WEEK[:-1], f, "-"],
+                "W3": query + [start, YEAR[:-1], f, "-"],
+            }
+        return tools
+
+    results = []  # (workload, input, tool, Outcome)
+    over = set()  # (tool, workload) over the limit at a smaller size: larger sizes are too
+    for label, path in [(f"weekly {size:,}", inputs[size]) for size in sizes] + [
+            (f"mixed {mixed.name.split('-')[1][:-4]}", mixed)]:
+        for tool, commands in workloads(path).items():
+            for workload, command in commands.items():
+                if (tool, workload) in over and label.startswith("weekly"):
+                    results.append((workload, label, tool, Outcome(note="over the limit")))
+                    continue
+                counter = count_valarms if tool == "ics-query" else count_lines
+                limit = args.limit if tool != "alarmcal" else max(args.limit, 3600)
+                outcome = measure(command, counter, runs, limit)
+                if outcome.note and outcome.note.startswith("over"):
+                    over.add((tool, workload))
+                results.append((workload, label, tool, outcome))
+                shown = outcome.note or f"{outcome.seconds:.2f} s, {outcome.rss_mb:.0f} MB, " \
+                                        f"{outcome.count:,} firings"
+                print(f"{workload} {label:>14} {tool:>22}: {shown}", flush=True)
+
+    # W4 and W5: alarmcal only (no peer converts alarm lists or validates like it).
+    ics = work / "alarms.ics"
+    back = work / "alarms-back.json"
+    for workload, label, command in [
+            ("W4", f"{alarm_count:,} alarms → .ics",
+             [alarmcal, "convert", str(alarms), "-o", str(ics), "--now", NOW]),
+            ("W4", f"{alarm_count:,} alarms .ics →",
+             [alarmcal, "convert", str(ics), "-o", str(back), "--now", NOW]),
+            ("W5", f"validate weekly {sizes[-1]:,}",
+             [alarmcal, "validate", str(inputs[sizes[-1]]), "--now", NOW])]:
+        outcome = measure(command, None, runs, 3600)
+        if workload == "W5" and outcome.note == "exit 1":
+            outcome = Outcome(note="errors found")
+        results.append((workload, label, "alarmcal", outcome))
+        print(f"{workload} {label:>22}: {outcome.note or f'{outcome.seconds:.2f} s, {outcome.rss_mb:.0f} MB'}",
+              flush=True)
+
+    failures = []
+    for workload, label, tool, outcome in results:
+        if tool != "libical floor" or not label.startswith("weekly") or outcome.count is None:
+            continue
+        mine = next(o for w, l, t, o in results if (w, l, t) == (workload, label, "alarmcal"))
+        if mine.count != outcome.count:
+            failures.append(f"{workload} {label}: alarmcal {mine.count} firings, floor "
+                            f"{outcome.count}")
+    for failure in failures:
+        print("MISMATCH " + failure)
+    if args.smoke:
+        return 1 if failures or any(o.note for *_, o in results) else 0
+    write_report(Path(args.out), results, runs, args.limit)
+    return 1 if failures else 0
+
+
+def cell(outcome):
+    if outcome.note:
+        return outcome.note, ""
+    return f"{outcome.seconds:.2f} s", f"{outcome.rss_mb:.0f} MB"
+
+
+def write_report(path, results, runs, limit):
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `Benchmarks/run.py` (the full run; `--smoke` is CI's 1,000-event check).",
+        f"Run on {dt.date.today().isoformat()}: {machine()}.",
+        "",
+        f"Each time is the median of {runs} runs (wall clock), each memory figure the peak RSS",
+        "of the measured process. Inputs are generated with a fixed seed by",
+        "`Benchmarks/generate.py`: weekly BYDAY series in five zones with VTIMEZONEs and one or",
+        "two VALARMs, a mixed calendar (monthly, yearly, daily COUNT, UNTIL, EXDATE, moved",
+        "instances, all-day, floating and UTC), and an alarm list. Now is " + NOW + ".",
+        "Peers: the libical floor (`Benchmarks/floor/libical-floor.c`: libical's parser and",
+        "`icalrecur_iterator`, no EXDATE/RDATE/overrides), recurring-ical-events and ics-query;",
+        "`Benchmarks/peers/README.md` gives their exact command lines and what each leaves out.",
+        f"A peer run longer than {limit:.0f} s is stopped and reported \"over the limit\", and",
+        "not run at larger sizes.",
+        "",
+        "| workload | input | tool | time | peak RSS | firings | alarmcal ÷ tool (time) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for workload, label, tool, outcome in results:
+        mine = next((o for w, l, t, o in results if (w, l, t) == (workload, label, "alarmcal")),
+                    None)
+        ratio = ""
+        if tool != "alarmcal" and mine and mine.seconds and outcome.seconds:
+            ratio = f"{mine.seconds / outcome.seconds:.3f}"
+        elif tool != "alarmcal" and mine and mine.seconds and outcome.note:
+            ratio = f"< {mine.seconds / limit:.4f}" if "over" in outcome.note else ""
+        time_text, rss = cell(outcome)
+        count = f"{outcome.count:,}" if outcome.count is not None else ""
+        lines.append(f"| {workload} | {label} | {tool} | {time_text} | {rss} | {count} | {ratio} |")
+    path.write_text("\n".join(lines) + "\n")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -17,7 +17,7 @@ struct FiringPrinter {
   let sink: any TextSink
   private var count = 0
   /// Output is gathered and written in blocks: one write per firing would cost a system call each.
-  private var pendingOutput = ""
+  private var pendingOutput = JSONObjectWriter()
 
   init(format: FiringFormat, zone: TimeZoneRules, now: Instant, colour: Bool, sink: any TextSink) {
     self.format = format
@@ -32,27 +32,53 @@ struct FiringPrinter {
   }
 
   private mutating func emit(_ text: String) {
-    pendingOutput += text
-    if pendingOutput.utf8.count >= 1 << 16 { flush() }
+    pendingOutput.bytes.append(contentsOf: text.utf8)
+    flushWhenFull()
+  }
+
+  private mutating func flushWhenFull() {
+    if pendingOutput.bytes.count >= 1 << 16 { flush() }
   }
 
   /// Writes what has been gathered.
   mutating func flush() {
-    guard !pendingOutput.isEmpty else { return }
-    sink.write(pendingOutput)
-    pendingOutput = ""
+    guard !pendingOutput.bytes.isEmpty else { return }
+    sink.write(String(decoding: pendingOutput.bytes, as: UTF8.self))
+    pendingOutput.bytes.removeAll(keepingCapacity: true)
   }
 
   mutating func print(_ firing: Firing) {
     switch format {
-    case .json:
-      emit((count == 0 ? "\n  " : ",\n  ") + JSONWriter(style: .compact).string(from: json(firing)))
-    case .ndjson:
-      emit(JSONWriter(style: .compact).string(from: json(firing)) + "\n")
+    case .json, .ndjson:
+      // Moved out while written to, so the buffer stays uniquely referenced (no copy per append).
+      var output = pendingOutput
+      pendingOutput = JSONObjectWriter()
+      if format == .json { output.append(count == 0 ? "\n  " : ",\n  ") }
+      writeJSON(firing, into: &output)
+      if format == .ndjson { output.append("\n") }
+      pendingOutput = output
+      flushWhenFull()
     case .text:
       emit(textLine(firing) + "\n")
     }
     count += 1
+  }
+
+  /// The JSON object of one firing, written straight into the output.
+  func writeJSON(_ firing: Firing, into writer: inout JSONObjectWriter) {
+    writer.beginObject()
+    writer.member("trigger", firing.trigger.description)
+    writer.member("local", localISO(firing.trigger))
+    writer.member("uid", firing.uid)
+    writer.member("recurrenceId", firing.recurrenceID?.text)
+    writer.member("eventStart", firing.eventStart.description)
+    writer.member("summary", firing.summary)
+    writer.member("action", firing.action)
+    writer.member("repeat", literal: String(firing.repeatIndex))
+    writer.member("acknowledged", literal: firing.acknowledged ? "true" : "false")
+    writer.member("file", firing.file)
+    writer.member("id", firing.id)
+    writer.endObject()
   }
 
   mutating func end() {
@@ -62,23 +88,6 @@ struct FiringPrinter {
     case .text: if count == 0 { emit("No alarms in this window.\n") }
     }
     flush()
-  }
-
-  /// The JSON object of one firing.
-  func json(_ firing: Firing) -> JSONValue {
-    .object([
-      JSONMember("trigger", .string(firing.trigger.description)),
-      JSONMember("local", .string(localISO(firing.trigger))),
-      JSONMember("uid", .string(firing.uid)),
-      JSONMember("recurrenceId", firing.recurrenceID.map { .string($0.text) } ?? .null),
-      JSONMember("eventStart", .string(firing.eventStart.description)),
-      JSONMember("summary", firing.summary.map(JSONValue.string) ?? .null),
-      JSONMember("action", .string(firing.action)),
-      JSONMember("repeat", .number(String(firing.repeatIndex))),
-      JSONMember("acknowledged", .bool(firing.acknowledged)),
-      JSONMember("file", .string(firing.file)),
-      JSONMember("id", .string(firing.id)),
-    ])
   }
 
   /// ISO 8601 in the display zone with its offset, e.g. `2026-12-03T07:00:00+01:00`.

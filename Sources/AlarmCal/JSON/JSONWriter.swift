@@ -80,61 +80,117 @@ private struct JSONOutput {
     bytes.append(contentsOf: text.utf8)
   }
 
-  /// Writes `string` in quotes, copying runs that need no escaping in one go.
   private mutating func writeString(_ string: String) {
-    var string = string
-    bytes.append(UInt8(ascii: "\""))
-    string.withUTF8 { utf8 in
-      var runStart = 0
-      var index = 0
-      while index < utf8.count {
-        let byte = utf8[index]
-        // Most bytes need no escape; only these few might.
-        guard
-          byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xE2
+    appendJSONString(string, to: &bytes)
+  }
+}
+
+/// Appends `string` as a JSON string in quotes, copying runs that need no escaping in one go.
+func appendJSONString(_ string: String, to bytes: inout [UInt8]) {
+  var string = string
+  bytes.append(UInt8(ascii: "\""))
+  string.withUTF8 { utf8 in
+    var runStart = 0
+    var index = 0
+    while index < utf8.count {
+      let byte = utf8[index]
+      // Most bytes need no escape; only these few might.
+      guard
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xE2
+      else {
+        index += 1
+        continue
+      }
+      let escape: StaticString?  // nil: a control character written as \u00XX
+      var length = 1
+      switch byte {
+      case UInt8(ascii: "\""): escape = "\\\""
+      case UInt8(ascii: "\\"): escape = "\\\\"
+      case UInt8(ascii: "\n"): escape = "\\n"
+      case UInt8(ascii: "\r"): escape = "\\r"
+      case UInt8(ascii: "\t"): escape = "\\t"
+      case 0x08: escape = "\\b"
+      case 0x0C: escape = "\\f"
+      case 0xE2:
+        // U+2028 and U+2029 (E2 80 A8 and E2 80 A9) end lines in JavaScript; escape them.
+        guard index + 2 < utf8.count, utf8[index + 1] == 0x80, utf8[index + 2] & 0xFE == 0xA8
         else {
           index += 1
           continue
         }
-        let escape: StaticString?  // nil: a control character written as \u00XX
-        var length = 1
-        switch byte {
-        case UInt8(ascii: "\""): escape = "\\\""
-        case UInt8(ascii: "\\"): escape = "\\\\"
-        case UInt8(ascii: "\n"): escape = "\\n"
-        case UInt8(ascii: "\r"): escape = "\\r"
-        case UInt8(ascii: "\t"): escape = "\\t"
-        case 0x08: escape = "\\b"
-        case 0x0C: escape = "\\f"
-        case 0xE2:
-          // U+2028 and U+2029 (E2 80 A8 and E2 80 A9) end lines in JavaScript; escape them.
-          guard index + 2 < utf8.count, utf8[index + 1] == 0x80, utf8[index + 2] & 0xFE == 0xA8
-          else {
-            index += 1
-            continue
-          }
-          escape = utf8[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
-          length = 3
-        default:
-          escape = nil
-        }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-        if let escape {
-          escape.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        } else {
-          let hexDigits: StaticString = "0123456789abcdef"
-          hexDigits.withUTF8Buffer { digits in
-            bytes.append(contentsOf: [
-              UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-              digits[Int(byte >> 4)], digits[Int(byte & 0x0F)],
-            ])
-          }
-        }
-        index += length
-        runStart = index
+        escape = utf8[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+        length = 3
+      default:
+        escape = nil
       }
       bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+      if let escape {
+        escape.withUTF8Buffer { bytes.append(contentsOf: $0) }
+      } else {
+        let hexDigits: StaticString = "0123456789abcdef"
+        hexDigits.withUTF8Buffer { digits in
+          bytes.append(contentsOf: [
+            UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+            digits[Int(byte >> 4)], digits[Int(byte & 0x0F)],
+          ])
+        }
+      }
+      index += length
+      runStart = index
     }
+    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+  }
+  bytes.append(UInt8(ascii: "\""))
+}
+
+/// Writes compact JSON objects member by member straight into bytes: the same text as
+/// ``JSONWriter`` in `.compact` style, without building a ``JSONValue`` first (for output of
+/// millions of objects).
+public struct JSONObjectWriter: Sendable {
+  /// The text written so far.
+  public var bytes: [UInt8] = []
+  private var needsComma = false
+
+  /// Creates an empty writer.
+  public init() {}
+
+  /// Starts an object.
+  public mutating func beginObject() {
+    bytes.append(UInt8(ascii: "{"))
+    needsComma = false
+  }
+
+  /// Ends the object.
+  public mutating func endObject() {
+    bytes.append(UInt8(ascii: "}"))
+  }
+
+  /// A member whose value is a string, or `null` when nil.
+  public mutating func member(_ key: StaticString, _ value: String?) {
+    if let value {
+      memberKey(key)
+      appendJSONString(value, to: &bytes)
+    } else {
+      member(key, literal: "null")
+    }
+  }
+
+  /// A member whose value is written as is: a number, `true`, `false` or `null`.
+  public mutating func member(_ key: StaticString, literal: String) {
+    memberKey(key)
+    bytes.append(contentsOf: literal.utf8)
+  }
+
+  /// Appends raw text between objects (separators, newlines).
+  public mutating func append(_ text: StaticString) {
+    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  }
+
+  private mutating func memberKey(_ key: StaticString) {
+    if needsComma { bytes.append(UInt8(ascii: ",")) }
+    needsComma = true
     bytes.append(UInt8(ascii: "\""))
+    key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
   }
 }

@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .library(name: "ICalendar", targets: ["ICalendar"]),
     .library(name: "AlarmCal", targets: ["AlarmCal"]),
+    .library(name: "AlarmCalCLI", targets: ["AlarmCalCLI"]),
     .executable(name: "alarmcal", targets: ["alarmcal"]),
   ],
   targets: [

@@ -17,6 +17,13 @@ public struct ICalDuration: Hashable, Sendable, CustomStringConvertible {
   /// Zero.
   public static let zero = ICalDuration()
 
+  /// The most days (all W and D parts together) a parsed duration may have. Each number is at
+  /// most 10^9 already, but parts can repeat (`P999999999W999999999W...`), and
+  /// `days * 86_400 + seconds` times 1,000 repeats must still fit in 64 bits.
+  public static let maximumDays = 7_000_000_000
+  /// The most seconds (all H, M and S parts together) a parsed duration may have.
+  public static let maximumSeconds = 3_600_000_000_000
+
   /// Parses `[+-]P[nW][nD][T[nH][nM][nS]]`; nil when the text is not a duration.
   public init?(_ text: String) {
     var chars = Array(text.uppercased().utf8)[...]
@@ -54,6 +61,7 @@ public struct ICalDuration: Hashable, Sendable, CustomStringConvertible {
         case (UInt8(ascii: "S"), true): seconds += value
         default: return nil
         }
+        guard days <= Self.maximumDays, seconds <= Self.maximumSeconds else { return nil }
         sawPart = true
         sawTimePart = sawTimePart || inTime
         number = nil

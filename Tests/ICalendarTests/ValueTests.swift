@@ -120,3 +120,12 @@ import Testing
     #expect(UTCOffsetText.format(3208) == "+005328")
   }
 }
+
+@Suite struct DurationBoundsTests {
+  @Test("a duration whose repeated parts add up past the bounds is not a duration")
+  func durationTotalsAreBounded() {
+    #expect(ICalDuration("P" + String(repeating: "999999999W", count: 20_000)) == nil)
+    #expect(ICalDuration("PT" + String(repeating: "999999999H", count: 2_000)) == nil)
+    #expect(ICalDuration("P1000000000W")?.days == 7_000_000_000)
+  }
+}

@@ -147,7 +147,10 @@ extension ValidationRun {
       if let count = alarm.property("REPEAT").flatMap({ Int64($0.value) }),
         let interval = alarm.property("DURATION").flatMap({ ICalDuration($0.value) })
       {
-        offset += count * (Int64(interval.days) * 86_400 + Int64(interval.seconds))
+        // The scheduler rings at most 1,000 repeats (AlarmSeries+Build.swift); so does this
+        // estimate, which also keeps a REPEAT of 10^15 from overflowing.
+        let repeats = min(max(count, 0), 1_000)
+        offset += repeats * (Int64(interval.days) * 86_400 + Int64(interval.seconds))
       }
       reach = max(reach, offset)
     }

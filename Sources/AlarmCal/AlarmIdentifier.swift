@@ -3,9 +3,14 @@ enum AlarmIdentifier {
   /// A UUID-shaped id derived from `key` alone (two 64-bit FNV-1a hashes, version 8 bits set),
   /// so converting the same file twice gives the same ids.
   static func derived(from key: String) -> String {
+    derived(fromBytes: key.utf8)
+  }
+
+  /// ``derived(from:)`` of the text these UTF-8 bytes spell.
+  static func derived(fromBytes key: some Sequence<UInt8>) -> String {
     var high: UInt64 = 0xcbf2_9ce4_8422_2325
     var low: UInt64 = 0x6c62_272e_07bb_0142
-    for byte in key.utf8 {
+    for byte in key {
       high = (high ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
       low = (low ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
       low = low ^ (high >> 29)

@@ -67,11 +67,11 @@ struct FiringPrinter {
   /// The JSON object of one firing, written straight into the output.
   func writeJSON(_ firing: Firing, into writer: inout JSONObjectWriter) {
     writer.beginObject()
-    writer.member("trigger", firing.trigger.description)
-    writer.member("local", localISO(firing.trigger))
+    writer.member("trigger", unescaped: firing.trigger.appendDescription)
+    writer.member("local") { appendLocalISO(firing.trigger, to: &$0) }
     writer.member("uid", firing.uid)
     writer.member("recurrenceId", firing.recurrenceID?.text)
-    writer.member("eventStart", firing.eventStart.description)
+    writer.member("eventStart", unescaped: firing.eventStart.appendDescription)
     writer.member("summary", firing.summary)
     writer.member("action", firing.action)
     writer.member("repeat", literal: String(firing.repeatIndex))
@@ -90,13 +90,20 @@ struct FiringPrinter {
     flush()
   }
 
-  /// ISO 8601 in the display zone with its offset, e.g. `2026-12-03T07:00:00+01:00`.
-  func localISO(_ instant: Instant) -> String {
+  /// ISO 8601 in the display zone with its offset, e.g. `2026-12-03T07:00:00+01:00` (an
+  /// offset's seconds, found only in zones' local mean times, are left out).
+  func appendLocalISO(_ instant: Instant, to bytes: inout [UInt8]) {
     let offset = zone.offset(at: instant)
-    let local = instant.utc.adding(seconds: Int64(offset))
-    let text = UTCOffsetText.format(offset)
-    let hhmm = "\(text.prefix(3)):\(text.dropFirst(3).prefix(2))"
-    return "\(local)\(hhmm)"
+    instant.utc.adding(seconds: Int64(offset)).appendDescription(to: &bytes)
+    let magnitude = abs(offset)
+    bytes.append(UInt8(ascii: offset < 0 ? "-" : "+"))
+    let hours = magnitude / 3600 % 100
+    let minutes = magnitude / 60 % 60
+    bytes.append(UInt8(ascii: "0") + UInt8(hours / 10))
+    bytes.append(UInt8(ascii: "0") + UInt8(hours % 10))
+    bytes.append(UInt8(ascii: ":"))
+    bytes.append(UInt8(ascii: "0") + UInt8(minutes / 10))
+    bytes.append(UInt8(ascii: "0") + UInt8(minutes % 10))
   }
 
   private static let weekdayNames: [Weekday: String] = [

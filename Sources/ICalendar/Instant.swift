@@ -22,7 +22,17 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
   }
 
   /// `YYYY-MM-DDTHH:MM:SSZ`.
-  public var description: String { "\(utc)Z" }
+  public var description: String {
+    var bytes: [UInt8] = []
+    appendDescription(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends ``description``'s ASCII bytes, for output written straight into bytes.
+  public func appendDescription(to bytes: inout [UInt8]) {
+    utc.appendDescription(to: &bytes)
+    bytes.append(UInt8(ascii: "Z"))
+  }
 
   /// Orders by time.
   public static func < (lhs: Instant, rhs: Instant) -> Bool {

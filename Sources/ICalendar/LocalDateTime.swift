@@ -135,19 +135,26 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
   /// `YYYY-MM-DDTHH:mm:ss`.
   public var description: String {
-    var bytes = [UInt8](repeating: 0, count: 19)
-    writeDigits(date.year, 4, &bytes, 0)
-    bytes[4] = UInt8(ascii: "-")
-    writeDigits(date.month, 2, &bytes, 5)
-    bytes[7] = UInt8(ascii: "-")
-    writeDigits(date.day, 2, &bytes, 8)
-    bytes[10] = UInt8(ascii: "T")
-    writeDigits(time.hour, 2, &bytes, 11)
-    bytes[13] = UInt8(ascii: ":")
-    writeDigits(time.minute, 2, &bytes, 14)
-    bytes[16] = UInt8(ascii: ":")
-    writeDigits(time.second, 2, &bytes, 17)
+    var bytes: [UInt8] = []
+    appendDescription(to: &bytes)
     return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends ``description``'s 19 ASCII bytes, for output written straight into bytes.
+  public func appendDescription(to bytes: inout [UInt8]) {
+    let offset = bytes.count
+    bytes.append(contentsOf: repeatElement(0, count: 19))
+    writeDigits(date.year, 4, &bytes, offset)
+    bytes[offset + 4] = UInt8(ascii: "-")
+    writeDigits(date.month, 2, &bytes, offset + 5)
+    bytes[offset + 7] = UInt8(ascii: "-")
+    writeDigits(date.day, 2, &bytes, offset + 8)
+    bytes[offset + 10] = UInt8(ascii: "T")
+    writeDigits(time.hour, 2, &bytes, offset + 11)
+    bytes[offset + 13] = UInt8(ascii: ":")
+    writeDigits(time.minute, 2, &bytes, offset + 14)
+    bytes[offset + 16] = UInt8(ascii: ":")
+    writeDigits(time.second, 2, &bytes, offset + 17)
   }
 
   /// The RFC 5545 form `YYYYMMDDTHHMMSS` (without `Z`).

@@ -175,6 +175,15 @@ public struct JSONObjectWriter: Sendable {
     }
   }
 
+  /// A member whose string value `write` appends as bytes that need no JSON escaping (ASCII
+  /// digits and punctuation, such as a timestamp).
+  public mutating func member(_ key: StaticString, unescaped write: (inout [UInt8]) -> Void) {
+    memberKey(key)
+    bytes.append(UInt8(ascii: "\""))
+    write(&bytes)
+    bytes.append(UInt8(ascii: "\""))
+  }
+
   /// A member whose value is written as is: a number, `true`, `false` or `null`.
   public mutating func member(_ key: StaticString, literal: String) {
     memberKey(key)

@@ -26,9 +26,21 @@ public struct Firing: Equatable, Sendable {
   /// A stable identifier: the same for the same firing across runs and machines. Derived when
   /// asked for, so firings that are never printed cost no hashing.
   public var id: String {
-    let key = [uid, recurrenceID?.text ?? "", alarmKey, String(repeatIndex)]
-      .joined(separator: "\u{0}")
-    return AlarmIdentifier.derived(from: key)
+    // The UTF-8 of uid NUL recurrence-id NUL alarm-key NUL repeat-index, built without Strings.
+    var key: [UInt8] = []
+    key.reserveCapacity(96)
+    key.append(contentsOf: uid.utf8)
+    key.append(0)
+    switch recurrenceID {
+    case .instant(let instant): instant.appendDescription(to: &key)
+    case .date(let date): key.append(contentsOf: date.description.utf8)
+    case nil: break
+    }
+    key.append(0)
+    key.append(contentsOf: alarmKey.utf8)
+    key.append(0)
+    key.append(contentsOf: String(repeatIndex).utf8)
+    return AlarmIdentifier.derived(fromBytes: key)
   }
   /// Whether an ACKNOWLEDGED (or X-MOZ-LASTACK) time at or after the trigger covers it.
   public let acknowledged: Bool

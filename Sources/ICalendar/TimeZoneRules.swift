@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The offsets of one IANA time zone, from the system's zone data through Foundation.
 ///
@@ -38,7 +37,7 @@ public struct TimeZoneRules: ZoneOffsets {
 
 /// One zone's offset changes, computed once per process and shared (immutable once built).
 final class TransitionTable: Sendable {
-  private static let cache = Mutex<[String: TransitionTable]>([:])
+  private static let cache = Locked<[String: TransitionTable]>([:])
   /// 1900-01-01T00:00:00Z and 2200-01-01T00:00:00Z: the span the table covers.
   static let first: Int64 = -2_208_988_800
   static let last: Int64 = 7_258_118_400

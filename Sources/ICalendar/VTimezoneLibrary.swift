@@ -1,18 +1,17 @@
 internal import CLibical
 import Foundation
-import Synchronization
 
 /// VTIMEZONE definitions for IANA zones, from libical's zone data, with plain IANA TZIDs.
 public enum VTimezoneLibrary {
   /// libical's built-in zone table is loaded lazily and is not safe to load from two threads.
-  private static let lock = Mutex(())
+  private static let lock = NSLock()
 
   /// A VTIMEZONE for `identifier` whose TZID is the plain IANA id, holding only the observances
   /// in force from `start` (UTC) on; nil when libical does not know the zone.
   public static func vtimezone(for identifier: String, from start: LocalDateTime) -> ICalComponent?
   {
     _ = Libical.configured
-    let text: String? = lock.withLock { _ in
+    let text: String? = lock.withLock {
       guard let zone = icaltimezone_get_builtin_timezone(identifier),
         let source = icaltimezone_get_component(zone),
         let copy = icalcomponent_new_clone(source)

@@ -1,0 +1,22 @@
+import Foundation
+
+/// A value guarded by a lock, for the few process-wide caches.
+///
+/// Built on `NSLock` (a pthread mutex) rather than `Synchronization.Mutex`: on Linux the latter
+/// waits on raw futexes that ThreadSanitizer cannot see, so every access it guards is reported
+/// as a race and the sanitizer run in CI becomes noise.
+final class Locked<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) {
+    self.value = value
+  }
+
+  /// Runs `body` with the value while holding the lock.
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&value)
+  }
+}

@@ -33,8 +33,9 @@ public enum ICalendarParser {
       throw ICalendarSyntaxError(
         line: lineOfFirstNUL(text), message: "contains a NUL byte: this is not iCalendar text")
     }
+    if let line = BeginLine.firstTooDeep(text) { throw ComponentNesting.tooDeep(line: line) }
     clibical_clear_errno()
-    guard let root = icalparser_parse_string(text) else {
+    guard let root = parseWithLibical(text) else {
       throw ICalendarSyntaxError(
         line: first.line, message: "libical could not read any component from this data")
     }
@@ -50,6 +51,24 @@ public enum ICalendarParser {
       return children
     }
     return [snapshot(root, lines: &lines)]
+  }
+
+  /// libical's tree of `text`, fed to its parser line by line in linear time (see
+  /// `clibical_text_line`); nil when libical reads no component.
+  private static func parseWithLibical(_ text: String) -> OpaquePointer? {
+    guard let parser = icalparser_new() else { return nil }
+    defer { icalparser_free(parser) }
+    var text = text
+    return text.withUTF8 { bytes -> OpaquePointer? in
+      guard let base = bytes.baseAddress else { return nil }
+      return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { start in
+        var lines = clibical_text_lines(next: start, end: start + bytes.count, line_end: start)
+        return withUnsafeMutablePointer(to: &lines) { state in
+          icalparser_set_gen_data(parser, state)
+          return icalparser_parse(parser, clibical_text_line)
+        }
+      }
+    }
   }
 
   private static func lineOfFirstNUL(_ text: String) -> Int {
@@ -154,6 +173,43 @@ struct BeginLine: Equatable, Sendable {
       if lineStart { line += 1 }
     }
     return result
+  }
+}
+
+extension BeginLine {
+  /// The physical line of the first BEGIN nested deeper than ``ComponentNesting/maximumDepth``
+  /// (each BEGIN line opens a level, each END line closes one, as libical nests them), or nil.
+  static func firstTooDeep(_ text: String) -> Int? {
+    var text = text
+    return text.withUTF8 { bytes -> Int? in
+      var depth = 0
+      var line = 1
+      var start = 0
+      while start < bytes.count {
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        if startsWith("BEGIN:", bytes, at: start) {
+          depth += 1
+          if depth > ComponentNesting.maximumDepth { return line }
+        } else if depth > 0, startsWith("END:", bytes, at: start) {
+          depth -= 1
+        }
+        line += 1
+        start = end + 1
+      }
+      return nil
+    }
+  }
+
+  /// Whether the bytes at `index` spell `prefix`, ignoring ASCII case.
+  private static func startsWith(
+    _ prefix: StaticString, _ bytes: UnsafeBufferPointer<UInt8>, at index: Int
+  ) -> Bool {
+    guard bytes.count - index >= prefix.utf8CodeUnitCount else { return false }
+    let wanted = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+    for offset in 0..<wanted.count where bytes[index + offset] | 0x20 != wanted[offset] | 0x20 {
+      return false
+    }
+    return true
   }
 }
 

@@ -21,8 +21,9 @@ public enum ICalendarReader {
     var tree = TreeBuilder()
     bytes.withUnsafeBufferPointer { buffer in
       var lines = UnfoldedLines(buffer)
-      while let line = lines.next() { tree.add(line, buffer: buffer) }
+      while tree.tooDeepAt == nil, let line = lines.next() { tree.add(line, buffer: buffer) }
     }
+    if let line = tree.tooDeepAt { throw ComponentNesting.tooDeep(line: line) }
     let roots = tree.finish()
     guard !roots.isEmpty else {
       throw ICalendarSyntaxError(line: 1, message: "no BEGIN line: this is not iCalendar data")
@@ -94,6 +95,8 @@ private struct UnfoldedLines {
 private struct TreeBuilder {
   var stack: [ICalComponent] = []
   var roots: [ICalComponent] = []
+  /// The line of a BEGIN nested deeper than ``ComponentNesting/maximumDepth``; reading stops.
+  var tooDeepAt: Int?
 
   mutating func add(_ line: UnfoldedLine, buffer: UnsafeBufferPointer<UInt8>) {
     if let unfolded = line.unfolded {
@@ -110,6 +113,10 @@ private struct TreeBuilder {
     }
     switch property.name {
     case "BEGIN":
+      guard stack.count < ComponentNesting.maximumDepth else {
+        tooDeepAt = number
+        return
+      }
       stack.append(ICalComponent(property.value.trimmingSpaces(), line: number))
     case "END":
       end(property.value.trimmingSpaces().uppercased(), number)

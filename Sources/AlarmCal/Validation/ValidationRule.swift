@@ -28,6 +28,8 @@ public struct ValidationRule: Equatable, Sendable {
 
   /// A BEGIN without END, or an END without BEGIN.
   public static let unbalanced = rule("structure.unbalanced", .error, "§3.4")
+  /// Components nested deeper than ``ComponentNesting/maximumDepth``.
+  public static let tooDeep = rule("structure.too-deep", .error, "§3.4")
   /// An END whose name is not that of the open BEGIN.
   public static let mismatchedEnd = rule("structure.mismatched-end", .error, "§3.4")
   /// More than one VCALENDAR in one file.
@@ -103,7 +105,7 @@ public struct ValidationRule: Equatable, Sendable {
   /// Every rule, in the order above.
   public static let all: [ValidationRule] = [
     bareLineFeed, longLine, orphanContinuation, invalidUTF8, controlCharacter, missingColon,
-    emptyName, invalidName, badParameter, unbalanced, mismatchedEnd, multipleCalendars,
+    emptyName, invalidName, badParameter, unbalanced, tooDeep, mismatchedEnd, multipleCalendars,
     outsideComponent, notCalendar, missingProperty, duplicateProperty, exclusiveProperties,
     endBeforeStart, repeatDuration, dateTimeValue, notUTC, durationValue, utcOffsetValue,
     integerValue, recurrenceRule, periodValue, unknownEscape, misplacedComponent, ruleNeverMatches,

@@ -14,7 +14,8 @@ public enum Validator {
     for finding in findings { run.report(finding) }
     let calendars = run.assemble(lines)
     let calendarCount = calendars.filter { $0.name == "VCALENDAR" }.count
-    if lines.isEmpty || calendarCount == 0, findings.allSatisfy({ !$0.isError }) {
+    let tooDeep = run.diagnostics.contains { $0.rule == ValidationRule.tooDeep.id }
+    if lines.isEmpty || calendarCount == 0, !tooDeep, findings.allSatisfy({ !$0.isError }) {
       let position = lines.first?.namePosition ?? SourcePosition(line: 1, column: 1)
       run.report(.notCalendar, at: position, "the file has no VCALENDAR component")
     }
@@ -127,9 +128,19 @@ struct ValidationRun {
         stack[stack.count - 1].children.append(component)
       }
     }
-    for line in lines {
+    reading: for line in lines {
       switch line.upperName {
       case "BEGIN":
+        guard stack.count < ComponentNesting.maximumDepth else {
+          report(
+            .tooDeep, at: line.namePosition,
+            "components nested deeper than \(ComponentNesting.maximumDepth) levels; the rest of the file is not checked"
+          )
+          // Nothing nested this deep is a calendar: checking its parts would only add noise.
+          stack.removeAll()
+          roots.removeAll()
+          break reading
+        }
         stack.append(ParsedComponent(name: line.value.uppercased(), begin: line))
       case "END":
         let name = line.value.uppercased()

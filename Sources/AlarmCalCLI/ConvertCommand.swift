@@ -41,15 +41,16 @@ enum ConvertCommand {
     var now: Instant
     var timestamp: Instant
     var strict: Bool
+    var maximumBytes: Int
   }
 
   static let usage =
-    "Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--tz ZONE] [--now ISO-8601] [--strict]"
+    "Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--tz ZONE] [--now ISO-8601] [--strict] [--max-file-size SIZE]"
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
     let outcome = CommandFront.parse(
       arguments, command: "convert", usage: usage, help: HelpText.convert,
-      valued: ["output", "to", "tz", "now"], flags: ["strict"], aliases: ["o": "output"],
+      valued: ["output", "to", "tz", "now", "max-file-size"], flags: ["strict"], aliases: ["o": "output"],
       context: context
     ) { (parsed) throws(UsageError) in try validate(parsed, context: context) }
     switch outcome {
@@ -87,7 +88,8 @@ enum ConvertCommand {
     }
     return Options(
       input: input, output: output, to: to, zone: zone, now: now, timestamp: timestamp,
-      strict: parsed.flags.contains("strict"))
+      strict: parsed.flags.contains("strict"),
+      maximumBytes: try InputFile.maximumBytes(of: parsed))
   }
 
   /// The `--tz` zone, or the system zone.
@@ -105,7 +107,8 @@ enum ConvertCommand {
     let err = context.standardError
     let bytes: [UInt8]
     do {
-      bytes = try InputFile.read(options.input, context: context)
+      bytes = try InputFile.read(
+        options.input, maximumBytes: options.maximumBytes, context: context)
     } catch {
       err.write("alarmcal: error: \(error.message)\n")
       return .noInput

@@ -22,7 +22,7 @@ enum HelpText {
     """
 
   static let convert = """
-    Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--tz ZONE] [--now ISO-8601] [--strict]
+    Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--tz ZONE] [--now ISO-8601] [--strict] [--max-file-size SIZE]
 
     Convert an alarm list (JSON) to iCalendar, or an iCalendar file to an alarm list.
 
@@ -40,6 +40,9 @@ enum HelpText {
                          after it (default: now). DTSTAMP is SOURCE_DATE_EPOCH when set, else
                          this moment.
       --strict           Exit 1 and write nothing when import cannot keep something.
+      --max-file-size SIZE
+                         Refuse inputs larger than SIZE bytes (K, M, G: powers of 1,024;
+                         default 256M).
       -h, --help         Show this help.
 
     Exit status: 0 done, 1 --strict found losses, 64 usage error, 65 unusable input data,
@@ -48,7 +51,7 @@ enum HelpText {
     """
 
   static let upcoming = """
-    Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged]
+    Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--max-file-size SIZE] [--max-instances N]
 
     List the alarm firings of one or more .ics files in time order: every VALARM of every
     instance (RRULE, RDATE, EXDATE, RECURRENCE-ID overrides), with time zones and DST per
@@ -70,6 +73,11 @@ enum HelpText {
                               A table for people (default), one JSON array, or one JSON
                               object per line.
       --include-acknowledged  Also list firings covered by ACKNOWLEDGED or X-MOZ-LASTACK.
+      --max-file-size SIZE    Refuse files larger than SIZE bytes (K, M, G: powers of 1,024;
+                              default 256M).
+      --max-instances N       Look at most N recurrence instances (candidates a rule tries)
+                              per component (default 1000000); a component that needs more
+                              is cut off there with a warning.
       -h, --help              Show this help.
 
     JSON fields: trigger (UTC), local (in --tz, with offset), uid, recurrenceId (the instance's

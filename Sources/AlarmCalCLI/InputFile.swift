@@ -6,18 +6,70 @@ enum InputFile {
     let message: String
   }
 
-  /// The bytes of `path`, or why they cannot be read (missing, a folder, no permission).
-  static func read(_ path: String, context: ToolContext) throws(ReadError) -> [UInt8] {
-    if path == "-" { return context.readStandardInput() }
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-      throw ReadError(message: "\(path): no such file")
+  /// The largest input read unless `--max-file-size` says otherwise: 256 MiB.
+  static let defaultMaximumBytes = 256 << 20
+
+  /// The bytes of `path` (`-`: standard input), or why they cannot be read (missing, a folder,
+  /// no permission, larger than `maximumBytes`). Never reads more than `maximumBytes + 1`
+  /// bytes, so `/dev/zero` or a pipe that never ends is refused, not read forever.
+  static func read(_ path: String, maximumBytes: Int, context: ToolContext) throws(ReadError)
+    -> [UInt8]
+  {
+    let bytes: [UInt8]
+    if path == "-" {
+      bytes = context.readStandardInput(maximumBytes + 1)
+    } else {
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        throw ReadError(message: "\(path): no such file")
+      }
+      guard !isFolder.boolValue else {
+        throw ReadError(message: "\(path): is a folder, not a file")
+      }
+      var status = stat()
+      if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+        status.st_size > maximumBytes
+      {
+        throw tooLarge(path, maximumBytes)
+      }
+      guard let handle = FileHandle(forReadingAtPath: path) else {
+        throw ReadError(message: "\(path): cannot be read (permission denied?)")
+      }
+      defer { try? handle.close() }
+      bytes = readBytes(from: handle, upTo: maximumBytes + 1)
     }
-    guard !isFolder.boolValue else { throw ReadError(message: "\(path): is a folder, not a file") }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw ReadError(message: "\(path): cannot be read (permission denied?)")
+    if bytes.count > maximumBytes { throw tooLarge(path == "-" ? "<stdin>" : path, maximumBytes) }
+    return bytes
+  }
+
+  private static func tooLarge(_ name: String, _ maximumBytes: Int) -> ReadError {
+    ReadError(
+      message:
+        "\(name): larger than the \(SizeText.format(maximumBytes)) input limit (--max-file-size raises it)"
+    )
+  }
+
+  /// At most `count` bytes from `handle`, read in chunks until the end of its data.
+  static func readBytes(from handle: FileHandle, upTo count: Int) -> [UInt8] {
+    var bytes: [UInt8] = []
+    while bytes.count < count {
+      guard let chunk = try? handle.read(upToCount: min(count - bytes.count, 1 << 22)),
+        !chunk.isEmpty
+      else { break }
+      bytes.append(contentsOf: chunk)
     }
-    return [UInt8](data)
+    return bytes
+  }
+
+  /// The `--max-file-size` option's value in bytes, or the default.
+  static func maximumBytes(of parsed: ParsedArguments) throws(UsageError) -> Int {
+    guard let text = parsed.values["max-file-size"] else { return defaultMaximumBytes }
+    guard let bytes = SizeText.parse(text), bytes >= 1 else {
+      throw UsageError(
+        "--max-file-size must be a size in bytes with an optional K, M or G (e.g. 512M), not '\(text)'"
+      )
+    }
+    return bytes
   }
 
   /// Whether two paths name the same file (same device and inode, or the same resolved path).
@@ -61,5 +113,34 @@ enum InputFile {
       index = end
     }
     return .failure(NotUTF8(line: line))
+  }
+}
+
+/// Sizes as people write them: `1048576`, `512K`, `256M`, `2G` (powers of 1,024).
+enum SizeText {
+  /// The bytes `text` names, or nil.
+  static func parse(_ text: String) -> Int? {
+    let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+    var digits = Substring(text)
+    var unit = 1
+    if let last = digits.last, let scale = units[Character(last.uppercased())] {
+      unit = scale
+      digits = digits.dropLast()
+    }
+    guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let number = Int(digits) else {
+      return nil
+    }
+    let (bytes, overflow) = number.multipliedReportingOverflow(by: unit)
+    return overflow || bytes > 1 << 50 ? nil : bytes
+  }
+
+  /// `256 MiB`, `1.5 GiB`, `4096 bytes`.
+  static func format(_ bytes: Int) -> String {
+    for (unit, name) in [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")] where bytes >= unit {
+      let whole = bytes / unit
+      let tenths = bytes % unit * 10 / unit
+      return tenths == 0 ? "\(whole) \(name)" : "\(whole).\(tenths) \(name)"
+    }
+    return "\(bytes) bytes"
   }
 }

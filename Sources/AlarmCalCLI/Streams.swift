@@ -67,8 +67,8 @@ public struct ToolContext: Sendable {
   public var standardOutput: any TextSink
   /// Where diagnostics go.
   public var standardError: any TextSink
-  /// Reads all of standard input.
-  public var readStandardInput: @Sendable () -> [UInt8]
+  /// Reads standard input to its end, but never more than the given number of bytes.
+  public var readStandardInput: @Sendable (_ maximumBytes: Int) -> [UInt8]
   /// The environment variables.
   public var environment: [String: String]
   /// The current time.
@@ -81,7 +81,7 @@ public struct ToolContext: Sendable {
     ToolContext(
       standardOutput: FileHandleSink(descriptor: STDOUT_FILENO),
       standardError: FileHandleSink(descriptor: STDERR_FILENO),
-      readStandardInput: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) },
+      readStandardInput: { InputFile.readBytes(from: FileHandle.standardInput, upTo: $0) },
       environment: environment,
       clock: { Date() },
       standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1)
@@ -90,7 +90,7 @@ public struct ToolContext: Sendable {
   /// Creates a context.
   public init(
     standardOutput: any TextSink, standardError: any TextSink,
-    readStandardInput: @escaping @Sendable () -> [UInt8], environment: [String: String],
+    readStandardInput: @escaping @Sendable (_ maximumBytes: Int) -> [UInt8], environment: [String: String],
     clock: @escaping @Sendable () -> Date, standardOutputIsTerminal: Bool = false
   ) {
     self.standardOutput = standardOutput

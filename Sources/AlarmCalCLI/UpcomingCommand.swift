@@ -5,7 +5,7 @@ import ICalendar
 /// `alarmcal upcoming`: when the alarms in .ics files go off.
 enum UpcomingCommand {
   static let usage =
-    "Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged]"
+    "Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--max-file-size SIZE] [--max-instances N]"
 
   struct Options {
     var files: [String]
@@ -16,12 +16,14 @@ enum UpcomingCommand {
     var now: Instant
     var format: FiringFormat
     var includeAcknowledged: Bool
+    var maximumBytes: Int
+    var maximumInstances: Int
   }
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
     let outcome = CommandFront.parse(
       arguments, command: "upcoming", usage: usage, help: HelpText.upcoming,
-      valued: ["from", "to", "limit", "tz", "now", "format"], flags: ["include-acknowledged"],
+      valued: ["from", "to", "limit", "tz", "now", "format", "max-file-size", "max-instances"], flags: ["include-acknowledged"],
       context: context
     ) { (parsed) throws(UsageError) in try validate(parsed, context: context) }
     switch outcome {
@@ -55,10 +57,22 @@ enum UpcomingCommand {
       }
       format = chosen
     }
+    var maximumInstances = defaultMaximumInstances
+    if let text = parsed.values["max-instances"] {
+      guard let number = Int(text), number >= 1 else {
+        throw UsageError("--max-instances must be a positive whole number, not '\(text)'")
+      }
+      maximumInstances = number
+    }
     return Options(
       files: parsed.positionals, from: from, to: to, limit: limit, zone: zone, now: now,
-      format: format, includeAcknowledged: parsed.flags.contains("include-acknowledged"))
+      format: format, includeAcknowledged: parsed.flags.contains("include-acknowledged"),
+      maximumBytes: try InputFile.maximumBytes(of: parsed), maximumInstances: maximumInstances)
   }
+
+  /// How many recurrence instances (candidates tried) one component may cost per run unless
+  /// `--max-instances` says otherwise.
+  static let defaultMaximumInstances = 1_000_000
 
   private static func upcoming(_ options: Options, context: ToolContext) -> ExitCode {
     let err = context.standardError
@@ -68,7 +82,7 @@ enum UpcomingCommand {
       let name = file == "-" ? "<stdin>" : file
       let bytes: [UInt8]
       do {
-        bytes = try InputFile.read(file, context: context)
+        bytes = try InputFile.read(file, maximumBytes: options.maximumBytes, context: context)
       } catch {
         err.write("alarmcal: error: \(error.message)\n")
         failed = true
@@ -97,7 +111,8 @@ enum UpcomingCommand {
       }
     }
     var schedule = FiringSchedule(
-      inputs: inputs, defaultZone: options.zone, includeAcknowledged: options.includeAcknowledged)
+      inputs: inputs, defaultZone: options.zone, includeAcknowledged: options.includeAcknowledged,
+      workLimit: options.maximumInstances)
     inputs = []  // the series hold what the firings need: free the parsed calendars
     for warning in schedule.warnings { err.write("warning: \(warning)\n") }
     let colour =

@@ -3,10 +3,10 @@ import ICalendar
 
 /// `alarmcal validate`: line-numbered RFC 5545 diagnostics for .ics files.
 enum ValidateCommand {
-  static let usage = "Usage: alarmcal validate FILE... [--format text|json] [--strict] [--now ISO]"
+  static let usage = "Usage: alarmcal validate FILE... [--format text|json] [--strict] [--now ISO] [--max-problems N] [--max-file-size SIZE]"
 
   static let helpText = """
-    Usage: alarmcal validate FILE... [--format text|json] [--strict] [--now ISO]
+    Usage: alarmcal validate FILE... [--format text|json] [--strict] [--now ISO] [--max-problems N] [--max-file-size SIZE]
 
     Check .ics files against RFC 5545 and report every problem, each at the line and column
     where it is in the original file (before unfolding), the way a compiler does:
@@ -29,6 +29,11 @@ enum ValidateCommand {
       --strict            Warnings count as errors for the exit status.
       --now ISO           The present moment (default: now): alarms of series that ended
                           before it are reported as never ringing.
+      --max-problems N    Show at most N problems per file (default 1000; 0 shows all); the
+                          exit status still counts every problem.
+      --max-file-size SIZE
+                          Refuse files larger than SIZE bytes (K, M, G: powers of 1,024;
+                          default 256M).
       -h, --help          Show this help.
 
     Exit status: 0 no errors (warnings allowed), 1 a file has errors (or warnings with
@@ -46,11 +51,14 @@ enum ValidateCommand {
     var format: Format
     var strict: Bool
     var now: Instant
+    var maximumBytes: Int
+    /// Problems shown per file; 0 shows all.
+    var maximumProblems: Int
   }
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
     let outcome = CommandFront.parse(
-      arguments, command: "validate", usage: usage, help: helpText, valued: ["format", "now"],
+      arguments, command: "validate", usage: usage, help: helpText, valued: ["format", "now", "max-file-size", "max-problems"],
       flags: ["strict"], context: context
     ) { (parsed) throws(UsageError) in try validate(parsed, context: context) }
     switch outcome {
@@ -72,23 +80,48 @@ enum ValidateCommand {
     }
     let now = try TimestampArgument.now(of: parsed, in: .utc, context: context)
     return Options(
-      files: parsed.positionals, format: format, strict: parsed.flags.contains("strict"), now: now)
+      files: parsed.positionals, format: format, strict: parsed.flags.contains("strict"), now: now,
+      maximumBytes: try InputFile.maximumBytes(of: parsed),
+      maximumProblems: try maximumProblems(of: parsed))
+  }
+
+  /// Problems shown per file unless `--max-problems` says otherwise.
+  static let defaultMaximumProblems = 1_000
+
+  private static func maximumProblems(of parsed: ParsedArguments) throws(UsageError) -> Int {
+    guard let text = parsed.values["max-problems"] else { return defaultMaximumProblems }
+    guard let number = Int(text), number >= 0 else {
+      throw UsageError("--max-problems must be a whole number (0 shows all), not '\(text)'")
+    }
+    return number
   }
 
   private static func check(_ options: Options, context: ToolContext) -> ExitCode {
     var diagnostics: [Diagnostic] = []
+    var failing = false
     var missing = false
     for file in options.files {
       let bytes: [UInt8]
       do {
-        bytes = try InputFile.read(file, context: context)
+        bytes = try InputFile.read(file, maximumBytes: options.maximumBytes, context: context)
       } catch {
         context.standardError.write("alarmcal: error: \(error.message)\n")
         missing = true
         continue
       }
-      diagnostics += Validator.validate(
-        bytes, file: file == "-" ? "<stdin>" : file, now: options.now)
+      let name = file == "-" ? "<stdin>" : file
+      let found = Validator.validate(bytes, file: name, now: options.now)
+      failing =
+        failing
+        || found.contains { $0.severity == .error || (options.strict && $0.severity == .warning) }
+      if options.maximumProblems > 0, found.count > options.maximumProblems {
+        diagnostics += found.prefix(options.maximumProblems)
+        context.standardError.write(
+          "alarmcal: note: \(name): \(found.count - options.maximumProblems) more problems not shown (--max-problems 0 shows all)\n"
+        )
+      } else {
+        diagnostics += found
+      }
     }
     switch options.format {
     case .text:
@@ -108,9 +141,6 @@ enum ValidateCommand {
       return .ioError
     }
     if missing { return .noInput }
-    let failing = diagnostics.contains {
-      $0.severity == .error || (options.strict && $0.severity == .warning)
-    }
     return failing ? .problemsFound : .success
   }
 

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct CLITests {
   private let usageLine =
-    "Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--tz ZONE] [--now ISO-8601] [--strict]\nRun 'alarmcal help convert' for details.\n"
+    "Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--tz ZONE] [--now ISO-8601] [--strict] [--max-file-size SIZE]\nRun 'alarmcal help convert' for details.\n"
 
   @Test("--help and help print the whole help text to stdout and exit 0")
   func help() throws {

@@ -38,7 +38,7 @@ func runInProcess(
   let err = CapturedText()
   let input = Array(stdin.utf8)
   let context = ToolContext(
-    standardOutput: out, standardError: err, readStandardInput: { input },
+    standardOutput: out, standardError: err, readStandardInput: { Array(input.prefix($0)) },
     environment: environment, clock: { Date(timeIntervalSince1970: 1_796_198_400) })
   let status = Tool.run(arguments: arguments, context: context)
   return RunResult(status: status.rawValue, stdout: out.text, stderr: err.text)

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct UpcomingTests {
   private let usageLine =
-    "Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged]\nRun 'alarmcal help upcoming' for details.\n"
+    "Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--max-file-size SIZE] [--max-instances N]\nRun 'alarmcal help upcoming' for details.\n"
 
   @Test("help upcoming prints the whole help text")
   func help() throws {

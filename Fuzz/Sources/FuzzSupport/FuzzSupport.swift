@@ -25,7 +25,7 @@ public enum FuzzHarness {
     let out = CapturedText()
     let err = CapturedText()
     let context = ToolContext(
-      standardOutput: out, standardError: err, readStandardInput: { bytes },
+      standardOutput: out, standardError: err, readStandardInput: { Array(bytes.prefix($0)) },
       environment: ["SOURCE_DATE_EPOCH": "1796198400", "NO_COLOR": "1"],
       clock: { clock })
     let status = Tool.run(arguments: arguments, context: context)

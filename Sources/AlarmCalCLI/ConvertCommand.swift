@@ -50,7 +50,8 @@ enum ConvertCommand {
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
     let outcome = CommandFront.parse(
       arguments, command: "convert", usage: usage, help: HelpText.convert,
-      valued: ["output", "to", "tz", "now", "max-file-size"], flags: ["strict"], aliases: ["o": "output"],
+      valued: ["output", "to", "tz", "now", "max-file-size"], flags: ["strict"],
+      aliases: ["o": "output"],
       context: context
     ) { (parsed) throws(UsageError) in try validate(parsed, context: context) }
     switch outcome {

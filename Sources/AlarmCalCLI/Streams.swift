@@ -90,7 +90,8 @@ public struct ToolContext: Sendable {
   /// Creates a context.
   public init(
     standardOutput: any TextSink, standardError: any TextSink,
-    readStandardInput: @escaping @Sendable (_ maximumBytes: Int) -> [UInt8], environment: [String: String],
+    readStandardInput: @escaping @Sendable (_ maximumBytes: Int) -> [UInt8],
+    environment: [String: String],
     clock: @escaping @Sendable () -> Date, standardOutputIsTerminal: Bool = false
   ) {
     self.standardOutput = standardOutput

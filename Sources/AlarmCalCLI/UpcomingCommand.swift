@@ -23,7 +23,8 @@ enum UpcomingCommand {
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
     let outcome = CommandFront.parse(
       arguments, command: "upcoming", usage: usage, help: HelpText.upcoming,
-      valued: ["from", "to", "limit", "tz", "now", "format", "max-file-size", "max-instances"], flags: ["include-acknowledged"],
+      valued: ["from", "to", "limit", "tz", "now", "format", "max-file-size", "max-instances"],
+      flags: ["include-acknowledged"],
       context: context
     ) { (parsed) throws(UsageError) in try validate(parsed, context: context) }
     switch outcome {

@@ -3,7 +3,8 @@ import ICalendar
 
 /// `alarmcal validate`: line-numbered RFC 5545 diagnostics for .ics files.
 enum ValidateCommand {
-  static let usage = "Usage: alarmcal validate FILE... [--format text|json] [--strict] [--now ISO] [--max-problems N] [--max-file-size SIZE]"
+  static let usage =
+    "Usage: alarmcal validate FILE... [--format text|json] [--strict] [--now ISO] [--max-problems N] [--max-file-size SIZE]"
 
   static let helpText = """
     Usage: alarmcal validate FILE... [--format text|json] [--strict] [--now ISO] [--max-problems N] [--max-file-size SIZE]
@@ -58,7 +59,8 @@ enum ValidateCommand {
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
     let outcome = CommandFront.parse(
-      arguments, command: "validate", usage: usage, help: helpText, valued: ["format", "now", "max-file-size", "max-problems"],
+      arguments, command: "validate", usage: usage, help: helpText,
+      valued: ["format", "now", "max-file-size", "max-problems"],
       flags: ["strict"], context: context
     ) { (parsed) throws(UsageError) in try validate(parsed, context: context) }
     switch outcome {

@@ -15,7 +15,8 @@ import Testing
     let err = CapturedText()
     let input = Array(stdin.utf8)
     let context = ToolContext(
-      standardOutput: out, standardError: err, readStandardInput: { Array(input.prefix($0)) }, environment: [:],
+      standardOutput: out, standardError: err, readStandardInput: { Array(input.prefix($0)) },
+      environment: [:],
       clock: { Date(timeIntervalSince1970: 1_796_198_400) })
     let status = ValidateCommand.run(arguments, context: context)
     return Outcome(status: status, stdout: out.text, stderr: err.text)

@@ -202,10 +202,10 @@ import Testing
         result.alarms.map(\.schedule) == [
           .time(LocalTime(hour: 6, minute: 15)!, repeat: [.tuesday])
         ])
-      // libical drops RFC 9074's PROXIMITY inside the VALARM; import says so.
+      // RFC 9074's PROXIMITY (which libical drops) is read, and import says it is not kept.
       #expect(
         result.losses.map(\.reason) == [
-          "libical could not read a property (Parse error in property name: PROXIMITY)"
+          "PROXIMITY:ARRIVE (RFC 9074) rings on arriving at or leaving a place; only the alarm's time is kept"
         ])
     }
   }

@@ -224,6 +224,21 @@ private let alarm: JSONValue = .object([
     #expect(throws: error) { try JSONParser().parse(bytes) }
   }
 
+  @Test("maximumElements bounds each array and object, and stops reading at the first extra")
+  func elementLimit() throws {
+    let parser = JSONParser(maximumElements: 3)
+    #expect(try parser.parse("[1,2,3]") == .array([.number("1"), .number("2"), .number("3")]))
+    #expect(try parser.parse(#"[{"a":1,"b":2,"c":3}]"#).arrayValue?.count == 1)
+    #expect(
+      throws: JSONSyntaxError(
+        line: 1, column: 9, message: "an array has more than 3 elements, the limit")
+    ) { try parser.parse("[1,2,3,4]") }
+    #expect(
+      throws: JSONSyntaxError(
+        line: 1, column: 25, message: "an object has more than 3 members, the limit")
+    ) { try parser.parse(#"{"a":1,"b":2,"c":3,"d":4}"#) }
+  }
+
   @Test("with no depth limit, a million open brackets still do not exhaust the stack")
   func millionBracketsWithoutLimit() {
     let bytes = [UInt8](repeating: UInt8(ascii: "["), count: 1_000_000)

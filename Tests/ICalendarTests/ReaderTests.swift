@@ -82,4 +82,37 @@ import Testing
       try read("BEGIN:VCALENDAR\r\nX:\u{0}\r\n")
     }
   }
+
+  @Test("both readers refuse a BEGIN nested deeper than 32 levels, even 100,000 deep")
+  func nestingBound() throws {
+    let depth = ComponentNesting.maximumDepth
+    let fits =
+      String(repeating: "BEGIN:X\r\n", count: depth) + String(repeating: "END:X\r\n", count: depth)
+    #expect(try read(fits).count == 1)
+    #expect(try ICalendarParser.parse(fits).count == 1)
+    for count in [depth + 1, 100_000] {
+      let deep =
+        String(repeating: "BEGIN:X\r\n", count: count)
+        + String(repeating: "END:X\r\n", count: count)
+      let error = ComponentNesting.tooDeep(line: depth + 1)
+      #expect(throws: error) { try read(deep) }
+      #expect(throws: error) { try ICalendarParser.parse(deep) }
+    }
+    // END lines close levels: siblings at the deepest level are fine.
+    let siblings =
+      String(repeating: "BEGIN:X\r\n", count: depth - 1)
+      + String(repeating: "BEGIN:Y\r\nEND:Y\r\n", count: 1_000)
+      + String(repeating: "END:X\r\n", count: depth - 1)
+    #expect(try read(siblings).count == 1)
+    #expect(try ICalendarParser.parse(siblings).count == 1)
+  }
+
+  @Test("libical reads a 16 MB content line whole (its own string reader was quadratic)")
+  func longLineThroughLibical() throws {
+    let value = String(repeating: "a", count: 16 << 20)
+    let text = "BEGIN:VCALENDAR\r\nX-BIG:\(value)\r\nX-AFTER:1\r\nEND:VCALENDAR\r\n"
+    let calendar = try #require(try ICalendarParser.parse(text).first)
+    #expect(calendar.property("X-BIG")?.value.utf8.count == 16 << 20)
+    #expect(calendar.property("X-AFTER")?.value == "1")
+  }
 }

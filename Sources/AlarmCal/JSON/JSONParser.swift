@@ -7,19 +7,25 @@
 public struct JSONParser: Sendable {
   /// The greatest number of arrays and objects that may be open at once.
   public var maximumDepth: Int
+  /// The greatest number of elements in one array or members in one object.
+  public var maximumElements: Int
 
   /// Creates a parser that rejects arrays and objects nested deeper than `maximumDepth`.
   ///
   /// The limit also protects the caller: a `JSONValue` nested many thousands of levels deep is
   /// slow to compare and to free, so raise it only as far as your documents need.
-  public init(maximumDepth: Int = 256) {
+  /// `maximumElements` bounds each array and object, so a huge document fails early instead of
+  /// being built in memory first.
+  public init(maximumDepth: Int = 256, maximumElements: Int = .max) {
     self.maximumDepth = maximumDepth
+    self.maximumElements = maximumElements
   }
 
   /// Parses one JSON document from UTF-8 bytes.
   public func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
     let result = bytes.withUnsafeBufferPointer { buffer in
-      var reader = JSONReader(bytes: buffer, maximumDepth: maximumDepth)
+      var reader = JSONReader(
+        bytes: buffer, maximumDepth: maximumDepth, maximumElements: maximumElements)
       return Result { () throws(JSONSyntaxError) in try reader.parseDocument() }
     }
     return try result.get()
@@ -29,7 +35,8 @@ public struct JSONParser: Sendable {
   public func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
     var text = text
     let result = text.withUTF8 { buffer in
-      var reader = JSONReader(bytes: buffer, maximumDepth: maximumDepth)
+      var reader = JSONReader(
+        bytes: buffer, maximumDepth: maximumDepth, maximumElements: maximumElements)
       return Result { () throws(JSONSyntaxError) in try reader.parseDocument() }
     }
     return try result.get()
@@ -112,6 +119,7 @@ private struct JSONReader {
 
   private let bytes: UnsafeBufferPointer<UInt8>
   private let maximumDepth: Int
+  private let maximumElements: Int
   /// Where the text starts, after any byte order mark; columns on line 1 count from here.
   private var textStart = 0
   private var index = 0
@@ -124,9 +132,10 @@ private struct JSONReader {
   /// Reused buffer for decoding strings that contain escapes.
   private var scratch: [UInt8] = []
 
-  init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+  init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, maximumElements: Int) {
     self.bytes = bytes
     self.maximumDepth = maximumDepth
+    self.maximumElements = maximumElements
   }
 
   mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
@@ -190,6 +199,9 @@ private struct JSONReader {
       while let frame = frames.last {
         skipWhitespace()
         if frame.isObject {
+          if members.count - frame.start >= maximumElements {
+            throw failure("an object has more than \(maximumElements) members, the limit")
+          }
           members.append(JSONMember(frame.key, value))
           if peek(Byte.comma) {
             let comma = index
@@ -207,6 +219,9 @@ private struct JSONReader {
           value = .object(Array(members[frame.start...]))
           members.removeSubrange(frame.start...)
         } else {
+          if elements.count - frame.start >= maximumElements {
+            throw failure("an array has more than \(maximumElements) elements, the limit")
+          }
           elements.append(value)
           if peek(Byte.comma) {
             let comma = index

@@ -61,7 +61,10 @@ extension String {
   /// The text upper-cased, without copying when it has no lower-case ASCII letter (iCalendar
   /// names are ASCII; lookups by a literal upper-case name are the common case).
   var asciiUppercased: String {
-    for byte in utf8 where byte >= 0x61 && byte <= 0x7A || byte >= 0x80 { return uppercased() }
-    return self
+    let needsWork =
+      utf8.withContiguousStorageIfAvailable { bytes in
+        bytes.contains { $0 >= 0x61 && $0 <= 0x7A || $0 >= 0x80 }
+      } ?? true
+    return needsWork ? uppercased() : self
   }
 }

@@ -379,8 +379,11 @@ struct WeekdaySet: Sendable {
 
   /// Day `i` (bit `i`, day 1 is bit 0) of a month whose first day is `firstWeekday`, for 31 days.
   func monthMask(firstWeekday: Int) -> UInt32 {
-    (0..<31).reduce(UInt32(0)) { mask, index in
-      contains((firstWeekday + index) % 7) ? mask | UInt32(1) << UInt32(index) : mask
+    // One week's pattern (day 1 is bit 0), repeated every 7 days; bit 31 is cut off.
+    var week: UInt32 = 0
+    for index in 0..<7 where contains((firstWeekday + index) % 7) {
+      week |= UInt32(1) << UInt32(index)
     }
+    return week | week << 7 | week << 14 | week << 21 | week << 28 & 0x7FFF_FFFF
   }
 }

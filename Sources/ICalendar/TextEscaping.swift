@@ -22,7 +22,10 @@ public enum TextEscaping {
 
   /// Undoes TEXT escapes; an unknown escape keeps the character after the backslash.
   public static func unescape(_ value: String) -> String {
-    guard value.utf8.contains(UInt8(ascii: "\\")) else { return value }
+    let hasBackslash =
+      value.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "\\")) }
+      ?? value.utf8.contains(UInt8(ascii: "\\"))
+    guard hasBackslash else { return value }
     var out = ""
     out.reserveCapacity(value.utf8.count)
     var escaping = false

@@ -1,16 +1,20 @@
 import FuzzSupport
 import ICalendar
 
-/// ICalendar's libical parser and the model read from its components: DATE/DATE-TIME values,
-/// durations, UTC offsets, TEXT unescaping, RRULEs (and the first instances of each from its
-/// DTSTART), VTIMEZONE offsets, and a print → parse round trip of each top-level component.
-/// Bytes that are not UTF-8 are decoded with replacement characters (the parser takes a String).
+/// Both readers (libical's parser and the Swift ICalendarReader that upcoming and convert use)
+/// and the model read from their components: DATE/DATE-TIME values, durations, UTC offsets, TEXT
+/// unescaping, RRULEs (and the first instances of each from its DTSTART), VTIMEZONE offsets, and
+/// a print → parse round trip of each top-level component. Bytes that are not UTF-8 are decoded
+/// with replacement characters for libical's parser (it takes a String); the reader takes them
+/// as they are.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzParse(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   _ = FuzzHarness.configured
-  let text = String(decoding: FuzzHarness.bytes(data, size), as: UTF8.self)
-  guard let components = try? ICalendarParser.parse(text) else { return 0 }
-  for component in components {
+  let bytes = FuzzHarness.bytes(data, size)
+  let read = (try? ICalendarReader.read(bytes)) ?? []
+  let text = String(decoding: bytes, as: UTF8.self)
+  let parsed = (try? ICalendarParser.parse(text)) ?? []
+  for component in read + parsed {
     extract(component)
     if let printed = try? ICalendarPrinter.print(component) {
       _ = try? ICalendarParser.parse(printed)

@@ -77,7 +77,7 @@ struct FiringPrinter {
     writer.member("repeat", literal: String(firing.repeatIndex))
     writer.member("acknowledged", literal: firing.acknowledged ? "true" : "false")
     writer.member("file", firing.file)
-    writer.member("id", firing.id)
+    writer.member("id", unescaped: firing.appendID)
     writer.endObject()
   }
 

@@ -142,19 +142,22 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
   /// Appends ``description``'s 19 ASCII bytes, for output written straight into bytes.
   public func appendDescription(to bytes: inout [UInt8]) {
-    let offset = bytes.count
-    bytes.append(contentsOf: repeatElement(0, count: 19))
-    writeDigits(date.year, 4, &bytes, offset)
-    bytes[offset + 4] = UInt8(ascii: "-")
-    writeDigits(date.month, 2, &bytes, offset + 5)
-    bytes[offset + 7] = UInt8(ascii: "-")
-    writeDigits(date.day, 2, &bytes, offset + 8)
-    bytes[offset + 10] = UInt8(ascii: "T")
-    writeDigits(time.hour, 2, &bytes, offset + 11)
-    bytes[offset + 13] = UInt8(ascii: ":")
-    writeDigits(time.minute, 2, &bytes, offset + 14)
-    bytes[offset + 16] = UInt8(ascii: ":")
-    writeDigits(time.second, 2, &bytes, offset + 17)
+    // Written into a stack buffer, then appended once: element-wise stores into the array cost a
+    // uniqueness and a bounds check each, and W3 writes two of these per firing.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 19) { buffer in
+      writeDigits(date.year, 4, buffer, 0)
+      buffer[4] = UInt8(ascii: "-")
+      writeDigits(date.month, 2, buffer, 5)
+      buffer[7] = UInt8(ascii: "-")
+      writeDigits(date.day, 2, buffer, 8)
+      buffer[10] = UInt8(ascii: "T")
+      writeDigits(time.hour, 2, buffer, 11)
+      buffer[13] = UInt8(ascii: ":")
+      writeDigits(time.minute, 2, buffer, 14)
+      buffer[16] = UInt8(ascii: ":")
+      writeDigits(time.second, 2, buffer, 17)
+      bytes.append(contentsOf: UnsafeBufferPointer(buffer))
+    }
   }
 
   /// The RFC 5545 form `YYYYMMDDTHHMMSS` (without `Z`).
@@ -169,10 +172,12 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 }
 
 /// Writes `value` (0 ... 10^width - 1) as `width` decimal digits at `offset`.
-func writeDigits(_ value: Int, _ width: Int, _ bytes: inout [UInt8], _ offset: Int) {
+private func writeDigits(
+  _ value: Int, _ width: Int, _ bytes: UnsafeMutableBufferPointer<UInt8>, _ offset: Int
+) {
   var rest = value
   for index in stride(from: offset + width - 1, through: offset, by: -1) {
-    bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+    bytes[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
     rest /= 10
   }
 }

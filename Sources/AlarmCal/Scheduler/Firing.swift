@@ -26,21 +26,36 @@ public struct Firing: Equatable, Sendable {
   /// A stable identifier: the same for the same firing across runs and machines. Derived when
   /// asked for, so firings that are never printed cost no hashing.
   public var id: String {
-    // The UTF-8 of uid NUL recurrence-id NUL alarm-key NUL repeat-index, built without Strings.
-    var key: [UInt8] = []
-    key.reserveCapacity(96)
-    key.append(contentsOf: uid.utf8)
-    key.append(0)
+    var bytes: [UInt8] = []
+    appendID(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends ``id``'s 36 ASCII bytes, for output written straight into bytes.
+  public func appendID(to bytes: inout [UInt8]) {
+    // The hash of the UTF-8 of uid NUL recurrence-id NUL alarm-key NUL repeat-index, fed piece
+    // by piece: ids are promised stable, so these bytes must never change.
+    var hasher = AlarmIdentifier.Hasher()
+    hasher.add(uid)
+    hasher.add(0)
     switch recurrenceID {
-    case .instant(let instant): instant.appendDescription(to: &key)
-    case .date(let date): key.append(contentsOf: date.description.utf8)
+    case .instant(let instant):
+      var text: [UInt8] = []
+      text.reserveCapacity(20)
+      instant.appendDescription(to: &text)
+      text.withUnsafeBufferPointer { hasher.add($0) }
+    case .date(let date): hasher.add(date.description)
     case nil: break
     }
-    key.append(0)
-    key.append(contentsOf: alarmKey.utf8)
-    key.append(0)
-    key.append(contentsOf: String(repeatIndex).utf8)
-    return AlarmIdentifier.derived(fromBytes: key)
+    hasher.add(0)
+    hasher.add(alarmKey)
+    hasher.add(0)
+    if repeatIndex >= 0, repeatIndex < 10 {
+      hasher.add(UInt8(ascii: "0") + UInt8(repeatIndex))
+    } else {
+      hasher.add(String(repeatIndex))
+    }
+    hasher.appendIdentifier(to: &bytes)
   }
   /// Whether an ACKNOWLEDGED (or X-MOZ-LASTACK) time at or after the trigger covers it.
   public let acknowledged: Bool

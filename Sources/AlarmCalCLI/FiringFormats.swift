@@ -70,11 +70,15 @@ struct FiringPrinter {
     writer.member("trigger", unescaped: firing.trigger.appendDescription)
     writer.member("local") { appendLocalISO(firing.trigger, to: &$0) }
     writer.member("uid", firing.uid)
-    writer.member("recurrenceId", firing.recurrenceID?.text)
+    switch firing.recurrenceID {
+    case .instant(let instant): writer.member("recurrenceId", unescaped: instant.appendDescription)
+    case .date(let date): writer.member("recurrenceId", date.description)
+    case nil: writer.member("recurrenceId", literal: "null")
+    }
     writer.member("eventStart", unescaped: firing.eventStart.appendDescription)
     writer.member("summary", firing.summary)
     writer.member("action", firing.action)
-    writer.member("repeat", literal: String(firing.repeatIndex))
+    writer.member("repeat", integer: firing.repeatIndex)
     writer.member("acknowledged", literal: firing.acknowledged ? "true" : "false")
     writer.member("file", firing.file)
     writer.member("id", unescaped: firing.appendID)

@@ -184,6 +184,16 @@ public struct JSONObjectWriter: Sendable {
     bytes.append(UInt8(ascii: "\""))
   }
 
+  /// A member whose value is an integer.
+  public mutating func member(_ key: StaticString, integer: Int) {
+    memberKey(key)
+    if integer >= 0, integer < 10 {
+      bytes.append(UInt8(ascii: "0") + UInt8(integer))
+    } else {
+      bytes.append(contentsOf: String(integer).utf8)
+    }
+  }
+
   /// A member whose value is written as is: a number, `true`, `false` or `null`.
   public mutating func member(_ key: StaticString, literal: String) {
     memberKey(key)
@@ -200,6 +210,7 @@ public struct JSONObjectWriter: Sendable {
     needsComma = true
     bytes.append(UInt8(ascii: "\""))
     key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(UInt8(ascii: ":"))
   }
 }

@@ -31,12 +31,13 @@ extension AlarmSeries {
       let instant = zone.instant(for: instance.local)
       let id: RecurrenceID? =
         recurring ? (isDate ? .date(instance.local.date) : .instant(instant)) : nil
-      if excludedDates.contains(instance.local.date)
-        || (!isDate && excludedInstants.contains(instant))
+      // The emptiness checks skip hashing for the many series without EXDATEs or overrides.
+      if !excludedDates.isEmpty && excludedDates.contains(instance.local.date)
+        || (!isDate && !excludedInstants.isEmpty && excludedInstants.contains(instant))
       {
         continue
       }
-      if let id, overrides[id] != nil { continue }
+      if let id, !overrides.isEmpty, overrides[id] != nil { continue }
       var template = master
       var local = instance.local
       if let future = futureOverrides.last(where: { $0.from <= instant }) {

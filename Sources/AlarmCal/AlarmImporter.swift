@@ -210,7 +210,7 @@ private struct CalendarMapper {
       return
     }
     for note in ([item] + valarms).flatMap(\.libicalLosses) {
-      lose(item, "libical could not read a property (\(note))")
+      lose(item, "a line could not be read (\(note))")
     }
     let isTask = item.name == "VTODO"
     let startProperty = item.property("DTSTART")

@@ -210,6 +210,22 @@ import Testing
     }
   }
 
+  @Test("a line that is no content line is reported, not dropped silently")
+  func unreadableLine() throws {
+    let text =
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:u\r\n"
+      + "DTSTAMP:20261201T000000Z\r\nDTSTART:20261203T070000Z\r\nthis is no property\r\n"
+      + "BEGIN:VALARM\r\nACTION:AUDIO\r\nTRIGGER:PT0S\r\nEND:VALARM\r\nEND:VEVENT\r\n"
+      + "END:VCALENDAR\r\n"
+    let result = try AlarmImporter(fileName: "u.ics", defaultTimeZone: "UTC", now: testNow)
+      .importAlarms(fromText: text)
+    #expect(result.alarms.map(\.id) == ["u"])
+    #expect(
+      result.losses.map(\.reason) == [
+        "a line could not be read (unreadable content line 8: this is no property)"
+      ])
+  }
+
   @Test("alarms outside the VCALENDAR, repeated UIDs and triggers beyond year 9999 are reported")
   func strayAndDuplicate() throws {
     let event = { (uid: String, trigger: String) in

@@ -111,10 +111,10 @@ enum UpcomingCommand {
         failed = true
       }
     }
+    // Consumed: each parsed component is freed once its series is built.
     var schedule = FiringSchedule(
-      inputs: inputs, defaultZone: options.zone, includeAcknowledged: options.includeAcknowledged,
-      workLimit: options.maximumInstances)
-    inputs = []  // the series hold what the firings need: free the parsed calendars
+      inputs: consume inputs, defaultZone: options.zone,
+      includeAcknowledged: options.includeAcknowledged, workLimit: options.maximumInstances)
     for warning in schedule.warnings { err.write("warning: \(warning)\n") }
     let colour =
       options.format == .text && context.standardOutputIsTerminal

@@ -20,6 +20,14 @@ public struct ICalComponent: Equatable, Sendable {
     self.line = line
   }
 
+  /// Moves the component out, leaving an empty one in its place: the caller then holds the only
+  /// reference to its properties and children, which are freed when the caller is done.
+  public mutating func taken() -> ICalComponent {
+    var moved = ICalComponent("")
+    swap(&self, &moved)
+    return moved
+  }
+
   /// The first property with this name (case-insensitive), if any.
   public func property(_ name: String) -> ICalProperty? {
     let wanted = name.asciiUppercased

@@ -96,34 +96,42 @@ struct SeriesBuilder {
   /// Parsed RRULE texts: large calendars repeat a few rules many times.
   var rules: [String: Result<RecurrenceRule, RecurrenceRuleError>] = [:]
 
-  mutating func build(_ calendar: ICalComponent) -> [AlarmSeries] {
-    var masters: [String: ICalComponent] = [:]
+  ///
+  /// Each component is released as soon as its series is built: when the caller passes the
+  /// calendar with `consume`, its tree shrinks while the series grow.
+  mutating func build(_ calendar: consuming ICalComponent) -> [AlarmSeries] {
+    var items = calendar.components
+    calendar.components = []
+    // Positions in `items`, so that taking a component out of `items` leaves no other copy.
+    var masters: [String: Int] = [:]
     var order: [String] = []
     var ordered = Set<String>()
-    var overrides: [String: [ICalComponent]] = [:]
-    for item in calendar.components where item.name == "VEVENT" || item.name == "VTODO" {
+    var overrides: [String: [Int]] = [:]
+    for index in items.indices where items[index].name == "VEVENT" || items[index].name == "VTODO" {
+      let item = items[index]
       let uid = item.property("UID")?.text ?? ""
       if item.property("RECURRENCE-ID") != nil {
-        overrides[uid, default: []].append(item)
+        overrides[uid, default: []].append(index)
         if masters[uid] == nil, ordered.insert(uid).inserted { order.append(uid) }
       } else {
         if masters[uid] != nil {
           warn(item, uid, "a second component with this UID; only the first is used")
           continue
         }
-        masters[uid] = item
+        masters[uid] = index
         if ordered.insert(uid).inserted { order.append(uid) }
       }
     }
     var result: [AlarmSeries] = []
     for uid in order {
-      if let master = masters[uid] {
-        if let series = series(master: master, uid: uid, overrides: overrides[uid] ?? []) {
+      let moved = (overrides[uid] ?? []).map { items[$0].taken() }
+      if let index = masters[uid] {
+        if let series = series(master: items[index].taken(), uid: uid, overrides: moved) {
           result.append(series)
         }
       } else {
         // Overrides without a master: each is a single instance of its own.
-        for item in overrides[uid] ?? [] {
+        for item in moved {
           if let series = series(master: item, uid: uid, overrides: []) { result.append(series) }
         }
       }

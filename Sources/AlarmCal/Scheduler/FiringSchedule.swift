@@ -37,18 +37,26 @@ public struct FiringSchedule {
   public var seriesCount: Int { series.count }
 
   /// Reads the calendars; problems become ``warnings``.
+  ///
+  /// Pass `inputs` with `consume` when nothing else holds them: each component is then freed as
+  /// soon as its series is built, so the parsed calendars and the series never all sit in
+  /// memory at once.
   public init(
-    inputs: [CalendarInput], defaultZone: TimeZoneRules, includeAcknowledged: Bool = false,
-    workLimit: Int = 1_000_000
+    inputs: consuming [CalendarInput], defaultZone: TimeZoneRules,
+    includeAcknowledged: Bool = false, workLimit: Int = 1_000_000
   ) {
     self.defaultZone = defaultZone
     self.workLimit = workLimit
     self.includeAcknowledged = includeAcknowledged
-    for (index, input) in inputs.enumerated() {
-      for calendar in input.components where calendar.name == "VCALENDAR" {
+    for index in inputs.indices {
+      let name = inputs[index].name
+      var components = inputs[index].components
+      inputs[index] = CalendarInput(name: name, components: [])
+      for position in components.indices where components[position].name == "VCALENDAR" {
+        let calendar = components[position].taken()
         let times = CalendarTimes(calendar: calendar, defaultZone: defaultZone)
         var builder = SeriesBuilder(
-          file: input.name, fileIndex: index, times: times, workLimit: workLimit)
+          file: name, fileIndex: index, times: times, workLimit: workLimit)
         series += builder.build(calendar)
         warnings += builder.warnings
       }

@@ -189,6 +189,68 @@ import Testing
   }
 }
 
+/// The input limits as a separate process: each refusal is one line naming the file and limit.
+@Suite struct LimitsEndToEndTests {
+  @Test("--max-file-size refuses larger files, /dev/zero included, on every command")
+  func fileSize() throws {
+    let dstFile = try fixturePath("dst.ics")
+    let size = try #require(
+      try FileManager.default.attributesOfItem(atPath: dstFile)[.size] as? Int)
+    for command in [["upcoming"], ["validate"], ["convert", "--to", "json"]] {
+      let small = try runBinary(command + [dstFile, "--max-file-size", "100"])
+      #expect(small.status != 0)
+      #expect(
+        small.stderr
+          == "alarmcal: error: \(dstFile): larger than the 100 bytes input limit (--max-file-size raises it)\n"
+      )
+      let enough = try runBinary(command + [dstFile, "--max-file-size", String(size)])
+      #expect(!enough.stderr.contains("input limit"), "\(command)")
+    }
+    let zero = try runBinary(["validate", "/dev/zero", "--max-file-size", "2M"])
+    #expect(zero.status == 66)
+    #expect(
+      zero.stderr.hasSuffix(
+        "/dev/zero: larger than the 2 MiB input limit (--max-file-size raises it)\n"))
+    #expect(try runBinary(["upcoming", dstFile, "--max-file-size", "lots"]).status == 64)
+  }
+
+  @Test("--max-instances cuts a rule off with a warning; --max-problems caps validate's list")
+  func instancesAndProblems() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("alarmcal-limits-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let secondly = folder.appendingPathComponent("secondly.ics").path
+    try
+      ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:s\r\n"
+      + "DTSTAMP:20200101T000000Z\r\nDTSTART:20200101T000000Z\r\nRRULE:FREQ=SECONDLY\r\n"
+      + "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:x\r\nTRIGGER:PT0S\r\nEND:VALARM\r\n"
+      + "END:VEVENT\r\nEND:VCALENDAR\r\n").write(
+        toFile: secondly, atomically: true, encoding: .utf8)
+    let now = ["--now", "2026-12-02T00:00:00Z", "--limit", "2", "--format", "ndjson"]
+    let cut = try runBinary(["upcoming", secondly, "--max-instances", "1000"] + now)
+    #expect(cut.status == 0)
+    #expect(cut.stdout.isEmpty)
+    #expect(
+      cut.stderr
+        == "warning: \(secondly):4: event \"s\": stopped after 1000 recurrence candidates; later instances are not listed\n"
+    )
+    let whole = try runBinary(["upcoming", secondly] + now)
+    #expect(whole.stdout.split(separator: "\n").count == 2)
+
+    let broken = try fixturePath("validate-timezones.ics")
+    let capped = try runBinary(["validate", broken, "--max-problems", "2"])
+    #expect(capped.status == 1)
+    #expect(capped.stdout.split(separator: "\n").count == 2)
+    #expect(
+      capped.stderr
+        == "alarmcal: note: \(broken): 3 more problems not shown (--max-problems 0 shows all)\n")
+    let all = try runBinary(["validate", broken, "--max-problems", "0"])
+    #expect(all.stdout.split(separator: "\n").count == 5)
+    #expect(all.stderr.isEmpty)
+  }
+}
+
 /// Killing `alarmcal convert` with SIGKILL while it writes never leaves a partial output file.
 @Suite struct CrashSafeOutputTests {
   @Test("after SIGKILL at any moment the output is the old file or the whole new one")

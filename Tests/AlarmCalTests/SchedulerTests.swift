@@ -223,6 +223,31 @@ extension SchedulerTests {
     return try ICalendarReader.read(Array((text + "END:VCALENDAR\r\n").utf8))
   }
 
+  @Test("dense rules bound the window: 100 SECONDLY series look at minutes of instances, not days")
+  func denseSeries() throws {
+    // Found by fuzzing: a day-long first window held 86,400 firings per SECONDLY series, and a
+    // day of margin either side 172,800 more instances each (41 s and 2.7 GB for 100 series).
+    let events = (0..<100).map { index in
+      "BEGIN:VEVENT\r\nUID:dense-\(index)\r\nDTSTAMP:20260101T000000Z\r\n"
+        + "DTSTART:19700101T000000Z\r\nRRULE:FREQ=SECONDLY;COUNT=2147483647\r\nBEGIN:VALARM\r\n"
+        + "ACTION:AUDIO\r\nTRIGGER:PT0S\r\nEND:VALARM\r\nEND:VEVENT\r\n"
+    }
+    let text =
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n" + events.joined() + "END:VCALENDAR\r\n"
+    var schedule = FiringSchedule(
+      inputs: [
+        CalendarInput(name: "dense.ics", components: try ICalendarReader.read(Array(text.utf8)))
+      ],
+      defaultZone: .utc)
+    var firings: [Firing] = []
+    _ = schedule.firings(from: testNow, to: nil, limit: 300) { firings.append($0) }
+    #expect(firings.count == 300)
+    #expect(firings.first?.trigger == testNow)
+    #expect(firings.last?.trigger == testNow.adding(seconds: 2))
+    // 100 series, each a window of at most 500 s plus 3 hours of margin either side.
+    #expect(schedule.instancesExamined <= 100 * (500 + 2 * 10_800 + 2))
+  }
+
   @Test("the next 64 firings of 2,000 weekly series look at a few days of instances, not years")
   func nextSixtyFour() throws {
     var schedule = FiringSchedule(

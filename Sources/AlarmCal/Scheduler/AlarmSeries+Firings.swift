@@ -24,9 +24,9 @@ extension AlarmSeries {
     // Instances whose firings can reach the window: start within the offsets' reach, plus a day
     // either side for nominal days and the distance between wall clock and UTC.
     let low = zone.local(at: window.lowerBound.adding(seconds: -latestOffset))
-      .adding(seconds: -86_400)
+      .adding(seconds: -reachMargin)
     let high = zone.local(at: window.upperBound.adding(seconds: -earliestOffset))
-      .adding(seconds: 86_400)
+      .adding(seconds: reachMargin)
     for instance in instances(from: low, through: high) {
       let instant = zone.instant(for: instance.local)
       let id: RecurrenceID? =
@@ -120,6 +120,20 @@ extension AlarmSeries {
       byStart[instance.local] = instance
     }
     return byStart.values.sorted { $0.local < $1.local }
+  }
+
+  /// The slack either side of the wall-clock reach of a window. A day covers nominal days in
+  /// triggers and any UTC-offset change (even Samoa's skipped day in 2011); an HOURLY or finer
+  /// rule gets 3 hours, enough for every DST change, because a day of a SECONDLY rule's
+  /// instances is 172,800 readings to hold and walk through for every window.
+  var reachMargin: Int64 { iterator?.isSubDaily == true ? 10_800 : 86_400 }
+
+  /// An upper bound on this series' firings per second: its rule's rate times its alarms and
+  /// their repeats (RDATEs, overrides and single triggers are few and not counted).
+  var firingRateBound: Double {
+    guard let iterator, pending != nil || !buffer.isEmpty else { return 0 }
+    let perInstance = master.alarms.reduce(0) { $0 + 1 + $1.repeatCount }
+    return iterator.maximumRate * Double(perInstance)
   }
 
   /// Whether nothing can fire at or after `instant` any more.

@@ -76,6 +76,11 @@ public struct FiringSchedule {
     let end = min(to ?? horizon, horizon)
     var active = series
     while windowStart < end, !active.isEmpty {
+      // Dense rules (a few SECONDLY events, or thousands of MINUTELY ones) bound the window
+      // before it is filled: a day of them would be millions of firings held at once.
+      let rate = active.reduce(0) { $0 + $1.firingRateBound }
+      let crowd = Double(max(50_000, 8 * active.count))
+      if rate * Double(span) > crowd { span = max(60, Int64(crowd / rate)) }
       let windowEnd = min(windowStart.adding(seconds: span), end)
       var batch: [Firing] = []
       for item in active {

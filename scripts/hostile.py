@@ -103,9 +103,9 @@ def generate(work, write=True):
         event(uid="b@example.com", alarm="ACTION:AUDIO\r\nTRIGGER:-PT5M\r\nATTACH:/dev/zero\r\n")))
     put("secondly-2020.ics", lambda: calendar(event("RRULE:FREQ=SECONDLY\r\n",
                                             start="DTSTART:20200101T000000Z")))
-    put("dense-100.ics", lambda: calendar("".join(
+    put("dense-1000.ics", lambda: calendar("".join(
         event("RRULE:FREQ=SECONDLY;COUNT=2147483647\r\n", uid=f"dense-{i}",
-              start="DTSTART:19700101T000000Z") for i in range(100))))
+              start="DTSTART:19700101T000000Z") for i in range(1000))))
     path = work / "alarms-10m.json"
     if write and not path.exists():
         with open(path, "w") as out:
@@ -179,7 +179,7 @@ def cases(f):
     add("SECONDLY since 2020, --max-instances 1000", up + ["--limit", "3", "--max-instances",
         "1000", f["secondly-2020.ics"]], 0, r"stopped after 1000 recurrence candidates", 5, 256,
         "cut off with a warning")
-    add("100 SECONDLY series since 1970, next 64", up + ["--limit", "64", f["dense-100.ics"]], 0,
+    add("1,000 SECONDLY series since 1970, next 64", up + ["--limit", "64", f["dense-1000.ics"]], 0,
         r"2026-12-02  00:00", 10, 512, "the window shrinks to the density")
     add("JSON list of 10,000,000 alarms", conv + [f["alarms-10m.json"]], 65,
         r"alarms-10m\.json: .*more than 100000 elements", 10, 1024, "refused at 100,001")

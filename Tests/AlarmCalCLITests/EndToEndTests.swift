@@ -223,7 +223,8 @@ import Testing
     let secondly = folder.appendingPathComponent("secondly.ics").path
     try
       ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:s\r\n"
-      + "DTSTAMP:20200101T000000Z\r\nDTSTART:20200101T000000Z\r\nRRULE:FREQ=SECONDLY\r\n"
+      + "DTSTAMP:20200101T000000Z\r\nDTSTART:20261130T000000Z\r\n"
+      + "RRULE:FREQ=SECONDLY;BYSECOND=0,30;COUNT=2000000000\r\n"
       + "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:x\r\nTRIGGER:PT0S\r\nEND:VALARM\r\n"
       + "END:VEVENT\r\nEND:VCALENDAR\r\n").write(
         toFile: secondly, atomically: true, encoding: .utf8)

@@ -31,6 +31,9 @@ final class AlarmSeries {
   /// The earliest and latest firing offset from an instance's start, in seconds.
   let earliestOffset: Int64
   let latestOffset: Int64
+  /// Whether a trigger, a RELATED=END length or a repeat counts nominal days, whose elapsed
+  /// seconds differ from whole days by a DST change.
+  let countsNominalDays: Bool
   var warnedAboutWork = false
   /// Instances looked at so far (laziness is measured by this, not by time).
   var instancesExamined = 0
@@ -65,10 +68,15 @@ final class AlarmSeries {
     }
     var earliest: Int64 = 0
     var latest: Int64 = 0
+    var nominalDays = false
     let templates = [master] + overrides.values.map(\.template)
     for template in templates {
       for alarm in template.alarms {
         guard case .relative(let offset, let fromEnd) = alarm.trigger else { continue }
+        nominalDays =
+          nominalDays || offset.days != 0
+          || (alarm.repeatCount > 0 && alarm.repeatInterval.days != 0)
+          || (fromEnd && template.length.countsDays)
         let base =
           Int64(offset.signedDays) * 86_400 + Int64(offset.signedSeconds)
           + (fromEnd ? template.length.maximumSeconds : 0)
@@ -81,6 +89,7 @@ final class AlarmSeries {
     }
     // A THISANDFUTURE override moves later instances: widen the reach by its shift.
     let shifts = futureOverrides.map(\.shift)
+    countsNominalDays = nominalDays
     earliestOffset = earliest + min(0, shifts.min() ?? 0)
     latestOffset = latest + max(0, shifts.max() ?? 0)
   }

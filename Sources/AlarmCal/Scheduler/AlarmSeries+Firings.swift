@@ -23,10 +23,10 @@ extension AlarmSeries {
     for single in singles where window.contains(single.trigger) { result.append(single) }
     // Instances whose firings can reach the window: start within the offsets' reach, plus a day
     // either side for nominal days and the distance between wall clock and UTC.
-    let low = zone.local(at: window.lowerBound.adding(seconds: -latestOffset))
-      .adding(seconds: -reachMargin)
-    let high = zone.local(at: window.upperBound.adding(seconds: -earliestOffset))
-      .adding(seconds: reachMargin)
+    let lowInstant = window.lowerBound.adding(seconds: -latestOffset)
+    let highInstant = window.upperBound.adding(seconds: -earliestOffset)
+    let low = zone.local(at: lowInstant).adding(seconds: -reach(below: lowInstant))
+    let high = zone.local(at: highInstant).adding(seconds: reach(above: highInstant))
     for instance in instances(from: low, through: high) {
       let instant = zone.instant(for: instance.local)
       let id: RecurrenceID? =
@@ -122,11 +122,33 @@ extension AlarmSeries {
     return byStart.values.sorted { $0.local < $1.local }
   }
 
-  /// The slack either side of the wall-clock reach of a window. A day covers nominal days in
-  /// triggers and any UTC-offset change (even Samoa's skipped day in 2011); an HOURLY or finer
-  /// rule gets 3 hours, enough for every DST change, because a day of a SECONDLY rule's
-  /// instances is 172,800 readings to hold and walk through for every window.
-  var reachMargin: Int64 { iterator?.isSubDaily == true ? 10_800 : 86_400 }
+  /// How far below the wall-clock reading at `instant` an instance may start and still begin at
+  /// or after it. A day covers nominal days in triggers and any UTC-offset change (even Samoa's
+  /// skipped day in 2011). HOURLY and finer rules get exactly what the zone needs, because a
+  /// day of a SECONDLY rule is 86,400 instances to hold and walk through for every window:
+  /// the drop of the offset within a day either side (a reading in a spring-forward gap starts
+  /// an hour before the clock shows; the codebase's zones change at most once in two days),
+  /// plus 2 hours when triggers count nominal days.
+  private func reach(below instant: Instant) -> Int64 {
+    guard iterator?.isSubDaily == true else { return 86_400 }
+    let here = zone.offset(at: instant)
+    let lowest = min(
+      here, zone.offset(at: instant.adding(seconds: -86_400)),
+      zone.offset(at: instant.adding(seconds: 86_400)))
+    return Int64(here - lowest) + (countsNominalDays ? 7_200 : 0)
+  }
+
+  /// How far above the wall-clock reading at `instant` an instance may start and still begin at
+  /// or before it (a reading repeated by a fall-back starts at its first occurrence); see
+  /// ``reach(below:)``.
+  private func reach(above instant: Instant) -> Int64 {
+    guard iterator?.isSubDaily == true else { return 86_400 }
+    let here = zone.offset(at: instant)
+    let highest = max(
+      here, zone.offset(at: instant.adding(seconds: -86_400)),
+      zone.offset(at: instant.adding(seconds: 86_400)))
+    return Int64(highest - here) + (countsNominalDays ? 7_200 : 0)
+  }
 
   /// An upper bound on this series' firings per second: its rule's rate times its alarms and
   /// their repeats (RDATEs, overrides and single triggers are few and not counted).

@@ -52,6 +52,15 @@ enum InstanceLength {
   case days(Int)
   case duration(ICalDuration)
 
+  /// Whether the length counts nominal (wall-clock) days.
+  var countsDays: Bool {
+    switch self {
+    case .exact: false
+    case .days: true
+    case .duration(let duration): duration.days != 0
+    }
+  }
+
   /// The end of an instance that starts at `start`.
   func end(of start: AlarmTriggers.Moment, in zone: any ZoneOffsets) -> AlarmTriggers.Moment {
     switch self {

@@ -25,8 +25,8 @@ extension AlarmSeries {
     // either side for nominal days and the distance between wall clock and UTC.
     let lowInstant = window.lowerBound.adding(seconds: -latestOffset)
     let highInstant = window.upperBound.adding(seconds: -earliestOffset)
-    let low = zone.local(at: lowInstant).adding(seconds: -reach(below: lowInstant))
-    let high = zone.local(at: highInstant).adding(seconds: reach(above: highInstant))
+    let low = zone.local(at: lowInstant).adding(seconds: -reach(around: lowInstant).below)
+    let high = zone.local(at: highInstant).adding(seconds: reach(around: highInstant).above)
     for instance in instances(from: low, through: high) {
       let instant = zone.instant(for: instance.local)
       let id: RecurrenceID? =
@@ -122,32 +122,23 @@ extension AlarmSeries {
     return byStart.values.sorted { $0.local < $1.local }
   }
 
-  /// How far below the wall-clock reading at `instant` an instance may start and still begin at
-  /// or after it. A day covers nominal days in triggers and any UTC-offset change (even Samoa's
-  /// skipped day in 2011). HOURLY and finer rules get exactly what the zone needs, because a
-  /// day of a SECONDLY rule is 86,400 instances to hold and walk through for every window:
-  /// the drop of the offset within a day either side (a reading in a spring-forward gap starts
-  /// an hour before the clock shows; the codebase's zones change at most once in two days),
+  /// How far below and above the wall-clock reading at `instant` an instance may start and
+  /// still begin at, respectively before, it. A day covers nominal days in triggers and any
+  /// UTC-offset change (even Samoa's skipped day in 2011). HOURLY and finer rules get exactly
+  /// what the zone needs, because a day of a SECONDLY rule is 86,400 instances to hold and walk
+  /// through for every window: the drop (a reading in a spring-forward gap starts an hour before
+  /// the clock shows) and the rise (a reading repeated by a fall-back starts at its first
+  /// occurrence) of the offset within a day either side (zones change at most once in two days),
   /// plus 2 hours when triggers count nominal days.
-  private func reach(below instant: Instant) -> Int64 {
-    guard iterator?.isSubDaily == true else { return 86_400 }
+  private func reach(around instant: Instant) -> (below: Int64, above: Int64) {
+    guard iterator?.isSubDaily == true else { return (86_400, 86_400) }
     let here = zone.offset(at: instant)
-    let lowest = min(
-      here, zone.offset(at: instant.adding(seconds: -86_400)),
-      zone.offset(at: instant.adding(seconds: 86_400)))
-    return Int64(here - lowest) + (countsNominalDays ? 7_200 : 0)
-  }
-
-  /// How far above the wall-clock reading at `instant` an instance may start and still begin at
-  /// or before it (a reading repeated by a fall-back starts at its first occurrence); see
-  /// ``reach(below:)``.
-  private func reach(above instant: Instant) -> Int64 {
-    guard iterator?.isSubDaily == true else { return 86_400 }
-    let here = zone.offset(at: instant)
-    let highest = max(
-      here, zone.offset(at: instant.adding(seconds: -86_400)),
-      zone.offset(at: instant.adding(seconds: 86_400)))
-    return Int64(highest - here) + (countsNominalDays ? 7_200 : 0)
+    let before = zone.offset(at: instant.adding(seconds: -86_400))
+    let after = zone.offset(at: instant.adding(seconds: 86_400))
+    let slack: Int64 = countsNominalDays ? 7_200 : 0
+    return (
+      Int64(here - min(here, before, after)) + slack, Int64(max(here, before, after) - here) + slack
+    )
   }
 
   /// An upper bound on this series' firings per second: its rule's rate times its alarms and

@@ -5,9 +5,7 @@ enum AlarmIdentifier {
   static func derived(from key: String) -> String {
     var hasher = Hasher()
     hasher.add(key)
-    var bytes: [UInt8] = []
-    hasher.appendIdentifier(to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
+    return String(asciiCount: Hasher.identifierLength, hasher.writeIdentifier)
   }
 
   /// The two FNV-1a hashes behind a derived id, fed piece by piece (a firing's id hashes its
@@ -32,27 +30,32 @@ enum AlarmIdentifier {
       if done == nil { for byte in text.utf8 { add(byte) } }
     }
 
-    /// Appends the id: 8-4-4-4-12 upper-case hex digits.
-    func appendIdentifier(to bytes: inout [UInt8]) {
+    /// The length of an id in bytes.
+    static let identifierLength = 36
+
+    /// Stores the id, 8-4-4-4-12 upper-case hex digits, at `start`.
+    func writeIdentifier(to start: UnsafeMutablePointer<UInt8>) {
       let high = (self.high & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_8000  // version 8
       let low = (self.low & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000  // RFC 9562 variant
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { out in
-        var position = 0
-        for word in [high, low] {
-          var shift = 60
-          while shift >= 0 {
-            if position == 8 || position == 13 || position == 18 || position == 23 {
-              out[position] = UInt8(ascii: "-")
-              position += 1
-            }
-            let nibble = UInt8(truncatingIfNeeded: word >> UInt64(shift)) & 0xF
-            out[position] =
-              nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
-            position += 1
-            shift -= 4
-          }
-        }
-        bytes.append(contentsOf: UnsafeBufferPointer(out))
+      // Nibbles from the top: 8 of high, a dash, 4, a dash, 4; a dash, 4 of low, a dash, 12.
+      writeHex(high, from: 60, count: 8, to: start)
+      start[8] = UInt8(ascii: "-")
+      writeHex(high, from: 28, count: 4, to: start + 9)
+      start[13] = UInt8(ascii: "-")
+      writeHex(high, from: 12, count: 4, to: start + 14)
+      start[18] = UInt8(ascii: "-")
+      writeHex(low, from: 60, count: 4, to: start + 19)
+      start[23] = UInt8(ascii: "-")
+      writeHex(low, from: 44, count: 12, to: start + 24)
+    }
+
+    /// Stores `count` upper-case hex digits of `word`, the first at bit `shift`, at `start`.
+    private func writeHex(
+      _ word: UInt64, from shift: Int, count: Int, to start: UnsafeMutablePointer<UInt8>
+    ) {
+      for index in 0..<count {
+        let nibble = UInt8(truncatingIfNeeded: word >> UInt64(shift - 4 * index)) & 0xF
+        start[index] = nibble &+ (nibble < 10 ? UInt8(ascii: "0") : UInt8(ascii: "A") - 10)
       }
     }
   }

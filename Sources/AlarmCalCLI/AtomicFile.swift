@@ -50,11 +50,15 @@ enum AtomicFile {
 
   /// Writes every byte, retrying on EINTR; the error text on failure.
   static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
+    bytes.withUnsafeBufferPointer { writeAll($0, to: descriptor) }
+  }
+
+  /// Writes every byte, retrying on EINTR; the error text on failure.
+  static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> String? {
     var written = 0
     while written < bytes.count {
-      let count = bytes[written...].withUnsafeBytes { buffer in
-        Foundation.write(descriptor, buffer.baseAddress, buffer.count)
-      }
+      let count = Foundation.write(
+        descriptor, bytes.baseAddress?.advanced(by: written), bytes.count - written)
       if count < 0 {
         if errno == EINTR { continue }
         return errorText()

@@ -17,7 +17,7 @@ struct FiringPrinter {
   let sink: any TextSink
   private var count = 0
   /// Output is gathered and written in blocks: one write per firing would cost a system call each.
-  private var pendingOutput = JSONObjectWriter()
+  private let pendingOutput = ByteBuffer(capacity: 1 << 17)
 
   init(format: FiringFormat, zone: TimeZoneRules, now: Instant, colour: Bool, sink: any TextSink) {
     self.format = format
@@ -31,32 +31,29 @@ struct FiringPrinter {
     if format == .json { emit("[") }
   }
 
-  private mutating func emit(_ text: String) {
-    pendingOutput.bytes.append(contentsOf: text.utf8)
+  private func emit(_ text: String) {
+    pendingOutput.append(utf8: text)
     flushWhenFull()
   }
 
-  private mutating func flushWhenFull() {
-    if pendingOutput.bytes.count >= 1 << 16 { flush() }
+  private func flushWhenFull() {
+    if pendingOutput.count >= 1 << 16 { flush() }
   }
 
   /// Writes what has been gathered.
-  mutating func flush() {
-    guard !pendingOutput.bytes.isEmpty else { return }
-    sink.write(String(decoding: pendingOutput.bytes, as: UTF8.self))
-    pendingOutput.bytes.removeAll(keepingCapacity: true)
+  func flush() {
+    guard !pendingOutput.isEmpty else { return }
+    pendingOutput.withBytes { sink.write(bytes: $0) }
+    pendingOutput.removeAll()
   }
 
   mutating func print(_ firing: Firing) {
     switch format {
     case .json, .ndjson:
-      // Moved out while written to, so the buffer stays uniquely referenced (no copy per append).
-      var output = pendingOutput
-      pendingOutput = JSONObjectWriter()
-      if format == .json { output.append(count == 0 ? "\n  " : ",\n  ") }
-      writeJSON(firing, into: &output)
-      if format == .ndjson { output.append("\n") }
-      pendingOutput = output
+      if format == .json { pendingOutput.append(count == 0 ? "\n  " : ",\n  ") }
+      var writer = JSONObjectWriter(output: pendingOutput)
+      writeJSON(firing, into: &writer)
+      if format == .ndjson { pendingOutput.append(UInt8(ascii: "\n")) }
       flushWhenFull()
     case .text:
       emit(textLine(firing) + "\n")
@@ -67,21 +64,23 @@ struct FiringPrinter {
   /// The JSON object of one firing, written straight into the output.
   func writeJSON(_ firing: Firing, into writer: inout JSONObjectWriter) {
     writer.beginObject()
-    writer.member("trigger", unescaped: firing.trigger.appendDescription)
-    writer.member("local") { appendLocalISO(firing.trigger, to: &$0) }
+    writer.member("trigger", instant: firing.trigger)
+    writer.member("local", unescapedCount: Self.localISOLength) {
+      writeLocalISO(firing.trigger, to: $0)
+    }
     writer.member("uid", firing.uid)
     switch firing.recurrenceID {
-    case .instant(let instant): writer.member("recurrenceId", unescaped: instant.appendDescription)
+    case .instant(let instant): writer.member("recurrenceId", instant: instant)
     case .date(let date): writer.member("recurrenceId", date.description)
     case nil: writer.member("recurrenceId", literal: "null")
     }
-    writer.member("eventStart", unescaped: firing.eventStart.appendDescription)
+    writer.member("eventStart", instant: firing.eventStart)
     writer.member("summary", firing.summary)
     writer.member("action", firing.action)
     writer.member("repeat", integer: firing.repeatIndex)
     writer.member("acknowledged", literal: firing.acknowledged ? "true" : "false")
     writer.member("file", firing.file)
-    writer.member("id", unescaped: firing.appendID)
+    writer.member("id", unescapedCount: Firing.idLength, firing.writeID)
     writer.endObject()
   }
 
@@ -94,20 +93,24 @@ struct FiringPrinter {
     flush()
   }
 
-  /// ISO 8601 in the display zone with its offset, e.g. `2026-12-03T07:00:00+01:00` (an
+  /// The length of ``writeLocalISO(_:to:)``'s text.
+  static let localISOLength = LocalDateTime.descriptionLength + 6
+
+  /// Stores ISO 8601 in the display zone with its offset, e.g. `2026-12-03T07:00:00+01:00` (an
   /// offset's seconds, found only in zones' local mean times, are left out).
-  func appendLocalISO(_ instant: Instant, to bytes: inout [UInt8]) {
+  func writeLocalISO(_ instant: Instant, to start: UnsafeMutablePointer<UInt8>) {
     let offset = zone.offset(at: instant)
-    instant.utc.adding(seconds: Int64(offset)).appendDescription(to: &bytes)
+    instant.utc.adding(seconds: Int64(offset)).writeDescription(to: start)
     let magnitude = abs(offset)
-    bytes.append(UInt8(ascii: offset < 0 ? "-" : "+"))
     let hours = magnitude / 3600 % 100
     let minutes = magnitude / 60 % 60
-    bytes.append(UInt8(ascii: "0") + UInt8(hours / 10))
-    bytes.append(UInt8(ascii: "0") + UInt8(hours % 10))
-    bytes.append(UInt8(ascii: ":"))
-    bytes.append(UInt8(ascii: "0") + UInt8(minutes / 10))
-    bytes.append(UInt8(ascii: "0") + UInt8(minutes % 10))
+    let sign = start + LocalDateTime.descriptionLength
+    sign[0] = UInt8(ascii: offset < 0 ? "-" : "+")
+    sign[1] = UInt8(ascii: "0") + UInt8(hours / 10)
+    sign[2] = UInt8(ascii: "0") + UInt8(hours % 10)
+    sign[3] = UInt8(ascii: ":")
+    sign[4] = UInt8(ascii: "0") + UInt8(minutes / 10)
+    sign[5] = UInt8(ascii: "0") + UInt8(minutes % 10)
   }
 
   private static let weekdayNames: [Weekday: String] = [

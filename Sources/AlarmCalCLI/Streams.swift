@@ -4,8 +4,17 @@ import Foundation
 public protocol TextSink: AnyObject, Sendable {
   /// Writes text as is.
   func write(_ text: String)
+  /// Writes UTF-8 bytes as is (a sink may take them without making a string first).
+  func write(bytes: UnsafeBufferPointer<UInt8>)
   /// Why a write failed (a full disk, a closed pipe), if one did.
   var writeFailure: String? { get }
+}
+
+extension TextSink {
+  /// Writes the bytes as text.
+  public func write(bytes: UnsafeBufferPointer<UInt8>) {
+    write(String(decoding: bytes, as: UTF8.self))
+  }
 }
 
 /// A file descriptor as a text sink (stdout, stderr).
@@ -20,10 +29,16 @@ public final class FileHandleSink: TextSink, @unchecked Sendable {
 
   /// Writes the text's UTF-8 bytes; the first failure is kept for ``writeFailure``.
   public func write(_ text: String) {
+    var text = text
+    text.withUTF8 { write(bytes: $0) }
+  }
+
+  /// Writes the bytes; the first failure is kept for ``writeFailure``.
+  public func write(bytes: UnsafeBufferPointer<UInt8>) {
     lock.lock()
     defer { lock.unlock() }
     guard failure == nil else { return }
-    failure = AtomicFile.writeAll(Array(text.utf8), to: descriptor)
+    failure = AtomicFile.writeAll(bytes, to: descriptor)
   }
 
   /// Why a write failed, if one did.

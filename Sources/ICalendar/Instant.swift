@@ -23,15 +23,25 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
 
   /// `YYYY-MM-DDTHH:MM:SSZ`.
   public var description: String {
-    var bytes: [UInt8] = []
-    appendDescription(to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
+    String(asciiCount: Self.descriptionLength, writeDescription)
   }
 
-  /// Appends ``description``'s ASCII bytes, for output written straight into bytes.
-  public func appendDescription(to bytes: inout [UInt8]) {
-    utc.appendDescription(to: &bytes)
-    bytes.append(UInt8(ascii: "Z"))
+  /// The length of ``description`` in bytes.
+  public static let descriptionLength = 20
+
+  /// Stores ``description``'s 20 ASCII bytes at `start`, for output written straight into
+  /// memory.
+  public func writeDescription(to start: UnsafeMutablePointer<UInt8>) {
+    utc.writeDescription(to: start)
+    start[LocalDateTime.descriptionLength] = UInt8(ascii: "Z")
+  }
+
+  /// Calls `body` with ``description``'s bytes, kept on the stack.
+  public func withDescription<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.descriptionLength) { buffer in
+      if let start = buffer.baseAddress { writeDescription(to: start) }
+      return body(UnsafeBufferPointer(buffer))
+    }
   }
 
   /// Orders by time.

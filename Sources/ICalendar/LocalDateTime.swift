@@ -135,29 +135,28 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
   /// `YYYY-MM-DDTHH:mm:ss`.
   public var description: String {
-    var bytes: [UInt8] = []
-    appendDescription(to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
+    String(asciiCount: Self.descriptionLength, writeDescription)
   }
 
-  /// Appends ``description``'s 19 ASCII bytes, for output written straight into bytes.
-  public func appendDescription(to bytes: inout [UInt8]) {
-    // Written into a stack buffer, then appended once: element-wise stores into the array cost a
-    // uniqueness and a bounds check each, and W3 writes two of these per firing.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 19) { buffer in
-      writeDigits(date.year, 4, buffer, 0)
-      buffer[4] = UInt8(ascii: "-")
-      writeDigits(date.month, 2, buffer, 5)
-      buffer[7] = UInt8(ascii: "-")
-      writeDigits(date.day, 2, buffer, 8)
-      buffer[10] = UInt8(ascii: "T")
-      writeDigits(time.hour, 2, buffer, 11)
-      buffer[13] = UInt8(ascii: ":")
-      writeDigits(time.minute, 2, buffer, 14)
-      buffer[16] = UInt8(ascii: ":")
-      writeDigits(time.second, 2, buffer, 17)
-      bytes.append(contentsOf: UnsafeBufferPointer(buffer))
-    }
+  /// The length of ``description`` in bytes.
+  public static let descriptionLength = 19
+
+  /// Stores ``description``'s 19 ASCII bytes at `start`, for output written straight into
+  /// memory (W3 writes three of these per firing).
+  public func writeDescription(to start: UnsafeMutablePointer<UInt8>) {
+    let year = date.year % 10_000
+    writeTwoDigits(year / 100, start)
+    writeTwoDigits(year % 100, start + 2)
+    start[4] = UInt8(ascii: "-")
+    writeTwoDigits(date.month, start + 5)
+    start[7] = UInt8(ascii: "-")
+    writeTwoDigits(date.day, start + 8)
+    start[10] = UInt8(ascii: "T")
+    writeTwoDigits(time.hour, start + 11)
+    start[13] = UInt8(ascii: ":")
+    writeTwoDigits(time.minute, start + 14)
+    start[16] = UInt8(ascii: ":")
+    writeTwoDigits(time.second, start + 17)
   }
 
   /// The RFC 5545 form `YYYYMMDDTHHMMSS` (without `Z`).
@@ -171,15 +170,11 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
   }
 }
 
-/// Writes `value` (0 ... 10^width - 1) as `width` decimal digits at `offset`.
-private func writeDigits(
-  _ value: Int, _ width: Int, _ bytes: UnsafeMutableBufferPointer<UInt8>, _ offset: Int
-) {
-  var rest = value
-  for index in stride(from: offset + width - 1, through: offset, by: -1) {
-    bytes[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-    rest /= 10
-  }
+/// Stores `value` (0 ... 99) as two decimal digits at `start`.
+@inline(__always)
+private func writeTwoDigits(_ value: Int, _ start: UnsafeMutablePointer<UInt8>) {
+  start[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+  start[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
 }
 
 /// Zero-pads a non-negative number to `width` digits.

@@ -1,3 +1,5 @@
+import ICalendar
+
 /// Writes a ``JSONValue`` as RFC 8259 text, deterministically.
 ///
 /// Members keep their order, numbers are written as their literal text, and strings escape only
@@ -24,18 +26,17 @@ public struct JSONWriter: Sendable {
   public func string(from value: JSONValue) -> String {
     var output = JSONOutput(pretty: style == .pretty)
     output.write(value, depth: 0)
-    return String(decoding: output.bytes, as: UTF8.self)
+    return output.bytes.withBytes { String(decoding: $0, as: UTF8.self) }
   }
 }
 
 /// The byte buffer a ``JSONWriter`` fills.
 private struct JSONOutput {
   let pretty: Bool
-  var bytes: [UInt8] = []
+  let bytes = ByteBuffer(capacity: 1024)
 
   init(pretty: Bool) {
     self.pretty = pretty
-    bytes.reserveCapacity(1024)
   }
 
   mutating func write(_ value: JSONValue, depth: Int) {
@@ -73,23 +74,24 @@ private struct JSONOutput {
   private mutating func newline(depth: Int) {
     guard pretty else { return }
     bytes.append(UInt8(ascii: "\n"))
-    bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    for _ in 0..<2 * depth { bytes.append(UInt8(ascii: " ")) }
   }
 
   private mutating func append(_ text: String) {
-    bytes.append(contentsOf: text.utf8)
+    bytes.append(utf8: text)
   }
 
   private mutating func writeString(_ string: String) {
-    appendJSONString(string, to: &bytes)
+    appendJSONString(string, to: bytes)
   }
 }
 
 /// Appends `string` as a JSON string in quotes, copying runs that need no escaping in one go.
-func appendJSONString(_ string: String, to bytes: inout [UInt8]) {
+func appendJSONString(_ string: String, to bytes: ByteBuffer) {
   var string = string
   bytes.append(UInt8(ascii: "\""))
   string.withUTF8 { utf8 in
+    bytes.reserve(utf8.count + 1)
     var runStart = 0
     var index = 0
     while index < utf8.count {
@@ -123,22 +125,21 @@ func appendJSONString(_ string: String, to bytes: inout [UInt8]) {
       default:
         escape = nil
       }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+      bytes.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
       if let escape {
-        escape.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(escape)
       } else {
         let hexDigits: StaticString = "0123456789abcdef"
+        bytes.append("\\u00")
         hexDigits.withUTF8Buffer { digits in
-          bytes.append(contentsOf: [
-            UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-            digits[Int(byte >> 4)], digits[Int(byte & 0x0F)],
-          ])
+          bytes.append(digits[Int(byte >> 4)])
+          bytes.append(digits[Int(byte & 0x0F)])
         }
       }
       index += length
       runStart = index
     }
-    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+    bytes.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
   }
   bytes.append(UInt8(ascii: "\""))
 }
@@ -146,71 +147,83 @@ func appendJSONString(_ string: String, to bytes: inout [UInt8]) {
 /// Writes compact JSON objects member by member straight into bytes: the same text as
 /// ``JSONWriter`` in `.compact` style, without building a ``JSONValue`` first (for output of
 /// millions of objects).
-public struct JSONObjectWriter: Sendable {
-  /// The text written so far.
-  public var bytes: [UInt8] = []
+public struct JSONObjectWriter {
+  /// Where the text goes.
+  public let output: ByteBuffer
   private var needsComma = false
 
-  /// Creates an empty writer.
-  public init() {}
+  /// A writer appending to `output`.
+  public init(output: ByteBuffer = ByteBuffer()) {
+    self.output = output
+  }
 
   /// Starts an object.
   public mutating func beginObject() {
-    bytes.append(UInt8(ascii: "{"))
+    output.append(UInt8(ascii: "{"))
     needsComma = false
   }
 
   /// Ends the object.
-  public mutating func endObject() {
-    bytes.append(UInt8(ascii: "}"))
+  public func endObject() {
+    output.append(UInt8(ascii: "}"))
   }
 
   /// A member whose value is a string, or `null` when nil.
   public mutating func member(_ key: StaticString, _ value: String?) {
     if let value {
       memberKey(key)
-      appendJSONString(value, to: &bytes)
+      appendJSONString(value, to: output)
     } else {
       member(key, literal: "null")
     }
   }
 
-  /// A member whose string value `write` appends as bytes that need no JSON escaping (ASCII
-  /// digits and punctuation, such as a timestamp).
-  public mutating func member(_ key: StaticString, unescaped write: (inout [UInt8]) -> Void) {
+  /// A member whose value is an instant as `YYYY-MM-DDTHH:MM:SSZ`.
+  public mutating func member(_ key: StaticString, instant: Instant) {
+    member(key, unescapedCount: Instant.descriptionLength, instant.writeDescription)
+  }
+
+  /// A member whose string value is exactly `count` bytes that need no JSON escaping (ASCII
+  /// digits and punctuation, such as a timestamp), stored by `write` through the pointer given.
+  public mutating func member(
+    _ key: StaticString, unescapedCount count: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Void
+  ) {
     memberKey(key)
-    bytes.append(UInt8(ascii: "\""))
-    write(&bytes)
-    bytes.append(UInt8(ascii: "\""))
+    output.append(count: count + 2) { start in
+      start[0] = UInt8(ascii: "\"")
+      write(start + 1)
+      start[count + 1] = UInt8(ascii: "\"")
+    }
   }
 
   /// A member whose value is an integer.
   public mutating func member(_ key: StaticString, integer: Int) {
     memberKey(key)
     if integer >= 0, integer < 10 {
-      bytes.append(UInt8(ascii: "0") + UInt8(integer))
+      output.append(UInt8(ascii: "0") + UInt8(integer))
     } else {
-      bytes.append(contentsOf: String(integer).utf8)
+      output.append(utf8: String(integer))
     }
   }
 
   /// A member whose value is written as is: a number, `true`, `false` or `null`.
-  public mutating func member(_ key: StaticString, literal: String) {
+  public mutating func member(_ key: StaticString, literal: StaticString) {
     memberKey(key)
-    bytes.append(contentsOf: literal.utf8)
+    output.append(literal)
   }
 
   /// Appends raw text between objects (separators, newlines).
-  public mutating func append(_ text: StaticString) {
-    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  public func append(_ text: StaticString) {
+    output.append(text)
   }
 
   private mutating func memberKey(_ key: StaticString) {
-    if needsComma { bytes.append(UInt8(ascii: ",")) }
+    if needsComma { output.append(UInt8(ascii: ",")) }
     needsComma = true
-    bytes.append(UInt8(ascii: "\""))
-    key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(UInt8(ascii: ":"))
+    output.reserve(key.utf8CodeUnitCount + 3)
+    output.append(UInt8(ascii: "\""))
+    output.append(key)
+    output.append(UInt8(ascii: "\""))
+    output.append(UInt8(ascii: ":"))
   }
 }

@@ -26,24 +26,21 @@ public struct Firing: Equatable, Sendable {
   /// A stable identifier: the same for the same firing across runs and machines. Derived when
   /// asked for, so firings that are never printed cost no hashing.
   public var id: String {
-    var bytes: [UInt8] = []
-    appendID(to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
+    String(asciiCount: Self.idLength, writeID)
   }
 
-  /// Appends ``id``'s 36 ASCII bytes, for output written straight into bytes.
-  public func appendID(to bytes: inout [UInt8]) {
+  /// The length of ``id`` in bytes.
+  public static let idLength = AlarmIdentifier.Hasher.identifierLength
+
+  /// Stores ``id``'s 36 ASCII bytes at `start`, for output written straight into memory.
+  public func writeID(to start: UnsafeMutablePointer<UInt8>) {
     // The hash of the UTF-8 of uid NUL recurrence-id NUL alarm-key NUL repeat-index, fed piece
     // by piece: ids are promised stable, so these bytes must never change.
     var hasher = AlarmIdentifier.Hasher()
     hasher.add(uid)
     hasher.add(0)
     switch recurrenceID {
-    case .instant(let instant):
-      var text: [UInt8] = []
-      text.reserveCapacity(20)
-      instant.appendDescription(to: &text)
-      text.withUnsafeBufferPointer { hasher.add($0) }
+    case .instant(let instant): instant.withDescription { hasher.add($0) }
     case .date(let date): hasher.add(date.description)
     case nil: break
     }
@@ -55,8 +52,9 @@ public struct Firing: Equatable, Sendable {
     } else {
       hasher.add(String(repeatIndex))
     }
-    hasher.appendIdentifier(to: &bytes)
+    hasher.writeIdentifier(to: start)
   }
+
   /// Whether an ACKNOWLEDGED (or X-MOZ-LASTACK) time at or after the trigger covers it.
   public let acknowledged: Bool
 

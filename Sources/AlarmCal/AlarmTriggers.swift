@@ -17,6 +17,12 @@ public enum AlarmTriggers {
       instant = zone.instant(for: local)
     }
 
+    /// A moment whose reading and instant are already known to agree.
+    init(local: LocalDateTime, instant: Instant) {
+      self.local = local
+      self.instant = instant
+    }
+
     /// The moment of an instant.
     public init(_ instant: Instant, in zone: some ZoneOffsets) {
       self.instant = instant

@@ -24,13 +24,15 @@ enum Civil {
   static func date(_ days: Int) -> (year: Int, month: Int, day: Int) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    // Within an era every value is small and non-negative: unsigned arithmetic without overflow
+    // checks divides by constants in a few instructions (this runs several times per firing).
+    let doe = UInt(truncatingIfNeeded: z - era * 146_097)  // 0 ... 146_096
+    let yoe = (doe &- doe / 1460 &+ doe / 36524 &- doe / 146_096) / 365  // 0 ... 399
+    let doy = doe &- (365 &* yoe &+ yoe / 4 &- yoe / 100)  // 0 ... 365, from March 1st
+    let mp = (5 &* doy &+ 2) / 153  // 0 ... 11, March first
+    let day = Int(truncatingIfNeeded: doy &- (153 &* mp &+ 2) / 5 &+ 1)
+    let month = Int(truncatingIfNeeded: mp < 10 ? mp &+ 3 : mp &- 9)
+    return (Int(truncatingIfNeeded: yoe) + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 
   /// The weekday of a day number, 0 for Monday ... 6 for Sunday.

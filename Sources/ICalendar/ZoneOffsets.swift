@@ -18,6 +18,8 @@ extension ZoneOffsets {
     // Offsets a day either side: a zone changes its offset at most once in that span.
     let before = offset(at: Instant(secondsSince1970: asUTC - 86_400))
     let after = offset(at: Instant(secondsSince1970: asUTC + 86_400))
+    // No change within the span: the reading occurs once (what the checks below would find).
+    if before == after { return Instant(secondsSince1970: asUTC - Int64(before)) }
     let withBefore = Instant(secondsSince1970: asUTC - Int64(before))
     let withAfter = Instant(secondsSince1970: asUTC - Int64(after))
     let beforeFits = offset(at: withBefore) == before

@@ -1,7 +1,47 @@
-import ICalendar
 import Testing
 
+@testable import ICalendar
+
 @Suite struct ValueTests {
+  @Test(
+    "every day from 0001-01-01 to 9999-12-31 converts both ways, checked against a day-by-day walk")
+  func everyCivilDay() {
+    // The walk is the oracle: it knows only month lengths, not the era arithmetic.
+    var (year, month, day) = (1, 1, 1)
+    let first = Civil.days(1, 1, 1)
+    var mismatches = 0
+    for days in first...Civil.days(9999, 12, 31) {
+      let date = LocalDate(daysSince1970: days)
+      if (date.year, date.month, date.day) != (year, month, day) || date.daysSince1970 != days {
+        mismatches += 1
+      }
+      day += 1
+      if day > LocalDate.daysIn(month: month, year: year) {
+        day = 1
+        month += 1
+        if month > 12 { (year, month) = (year + 1, 1) }
+      }
+    }
+    #expect(mismatches == 0)
+    #expect(Civil.days(9999, 12, 31) - first + 1 == 3_652_059)
+  }
+
+  @Test(
+    "instants and readings print as fixed-width ISO 8601",
+    arguments: [
+      (Int64(0), "1970-01-01T00:00:00Z"),
+      (-62_135_596_800, "0001-01-01T00:00:00Z"),
+      (253_402_300_799, "9999-12-31T23:59:59Z"),
+      (951_782_400 + 86_399, "2000-02-29T23:59:59Z"),
+      (-1, "1969-12-31T23:59:59Z"),
+    ])
+  func fixedWidthText(seconds: Int64, text: String) {
+    let instant = Instant(secondsSince1970: seconds)
+    #expect(instant.description == text)
+    #expect(instant.utc.description + "Z" == text)
+    #expect(instant.withDescription { String(decoding: $0, as: UTF8.self) } == text)
+  }
+
   @Test(
     "civil dates convert to and from day counts and weekdays",
     arguments: [

@@ -39,15 +39,14 @@ extension AlarmSeries {
       }
       if let id, !overrides.isEmpty, overrides[id] != nil { continue }
       var template = master
-      var local = instance.local
+      var start = AlarmTriggers.Moment(local: instance.local, instant: instant)
       if let future = futureOverrides.last(where: { $0.from <= instant }) {
         template = future.template
-        local = local.adding(seconds: future.shift)
+        start = AlarmTriggers.Moment(instance.local.adding(seconds: future.shift), in: zone)
       }
       append(
-        template: template, length: instance.length ?? template.length,
-        start: AlarmTriggers.Moment(local, in: zone), zone: zone, recurrenceID: id, into: &result,
-        window: window, identity: identity)
+        template: template, length: instance.length ?? template.length, start: start,
+        zone: zone, recurrenceID: id, into: &result, window: window, identity: identity)
     }
     for (id, override) in overrides {
       append(

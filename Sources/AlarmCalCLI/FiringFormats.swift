@@ -51,8 +51,7 @@ struct FiringPrinter {
     switch format {
     case .json, .ndjson:
       if format == .json { pendingOutput.append(count == 0 ? "\n  " : ",\n  ") }
-      var writer = JSONObjectWriter(output: pendingOutput)
-      writeJSON(firing, into: &writer)
+      writeJSON(firing, to: pendingOutput)
       if format == .ndjson { pendingOutput.append(UInt8(ascii: "\n")) }
       flushWhenFull()
     case .text:
@@ -61,27 +60,45 @@ struct FiringPrinter {
     count += 1
   }
 
-  /// The JSON object of one firing, written straight into the output.
-  func writeJSON(_ firing: Firing, into writer: inout JSONObjectWriter) {
-    writer.beginObject()
-    writer.member("trigger", instant: firing.trigger)
-    writer.member("local", unescapedCount: Self.localISOLength) {
-      writeLocalISO(firing.trigger, to: $0)
+  /// The JSON object of one firing, compact, written straight into the output: `trigger`,
+  /// `local`, `uid`, `recurrenceId`, `eventStart`, `summary`, `action`, `repeat`,
+  /// `acknowledged`, `file` and `id`, in that order.
+  func writeJSON(_ firing: Firing, to output: ByteBuffer) {
+    // Keys, timestamps, the id and the integer fit in 320 bytes; strings take at most their own.
+    var room = 320 + JSONCursor.maximumLength(of: firing.uid)
+    room += JSONCursor.maximumLength(of: firing.action) + JSONCursor.maximumLength(of: firing.file)
+    if let summary = firing.summary { room += JSONCursor.maximumLength(of: summary) }
+    output.appendJSON(maximumCount: room) { json in
+      json.literal(#"{"trigger":""#)
+      json.ascii(count: Instant.descriptionLength, firing.trigger.writeDescription)
+      json.literal(#"","local":""#)
+      json.ascii(count: Self.localISOLength) { writeLocalISO(firing.trigger, to: $0) }
+      json.literal(#"","uid":"#)
+      json.string(firing.uid)
+      json.literal(#","recurrenceId":"#)
+      switch firing.recurrenceID {
+      case .instant(let instant):
+        json.literal("\"")
+        json.ascii(count: Instant.descriptionLength, instant.writeDescription)
+        json.literal("\"")
+      case .date(let date): json.string(date.description)
+      case nil: json.literal("null")
+      }
+      json.literal(#","eventStart":""#)
+      json.ascii(count: Instant.descriptionLength, firing.eventStart.writeDescription)
+      json.literal(#"","summary":"#)
+      if let summary = firing.summary { json.string(summary) } else { json.literal("null") }
+      json.literal(#","action":"#)
+      json.string(firing.action)
+      json.literal(#","repeat":"#)
+      json.integer(firing.repeatIndex)
+      json.literal(firing.acknowledged ? #","acknowledged":true"# : #","acknowledged":false"#)
+      json.literal(#","file":"#)
+      json.string(firing.file)
+      json.literal(#","id":""#)
+      json.ascii(count: Firing.idLength, firing.writeID)
+      json.literal(#""}"#)
     }
-    writer.member("uid", firing.uid)
-    switch firing.recurrenceID {
-    case .instant(let instant): writer.member("recurrenceId", instant: instant)
-    case .date(let date): writer.member("recurrenceId", date.description)
-    case nil: writer.member("recurrenceId", literal: "null")
-    }
-    writer.member("eventStart", instant: firing.eventStart)
-    writer.member("summary", firing.summary)
-    writer.member("action", firing.action)
-    writer.member("repeat", integer: firing.repeatIndex)
-    writer.member("acknowledged", literal: firing.acknowledged ? "true" : "false")
-    writer.member("file", firing.file)
-    writer.member("id", unescapedCount: Firing.idLength, firing.writeID)
-    writer.endObject()
   }
 
   mutating func end() {

@@ -320,6 +320,23 @@ private let alarm: JSONValue = .object([
     #expect(member == "{\(expected):null}")
   }
 
+  @Test(
+    "an escape is found at every position of a long string (the writer scans eight bytes at once)",
+    arguments: [
+      ("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{01}", #"\u0001"#),
+      ("\u{1F}", #"\u001f"#), ("\u{2028}", #"\u2028"#), (" ", " "), ("\u{7F}", "\u{7F}"),
+      ("é", "é"), ("\u{2027}", "\u{2027}"), ("!", "!"), ("~", "~"),
+    ])
+  func escapesAtEveryPosition(special: String, escaped: String) {
+    let plain = Array("abcdefghijklmnopqrstuvwx")
+    for position in 0...plain.count {
+      let before = String(plain[..<position])
+      let after = String(plain[position...])
+      let written = JSONWriter(style: .compact).string(from: .string(before + special + after))
+      #expect(written == "\"" + before + escaped + after + "\"", "at \(position)")
+    }
+  }
+
   // MARK: Round trips
 
   @Test(

@@ -29,12 +29,12 @@ import Testing
   @Test(
     "instants and readings print as fixed-width ISO 8601",
     arguments: [
-      (Int64(0), "1970-01-01T00:00:00Z"),
+      (0, "1970-01-01T00:00:00Z"),
       (-62_135_596_800, "0001-01-01T00:00:00Z"),
       (253_402_300_799, "9999-12-31T23:59:59Z"),
       (951_782_400 + 86_399, "2000-02-29T23:59:59Z"),
       (-1, "1969-12-31T23:59:59Z"),
-    ])
+    ] as [(Int64, String)])
   func fixedWidthText(seconds: Int64, text: String) {
     let instant = Instant(secondsSince1970: seconds)
     #expect(instant.description == text)

@@ -75,7 +75,8 @@ public final class ByteBuffer {
 
   /// Appends a literal's UTF-8.
   @inlinable public func append(_ text: StaticString) {
-    text.withUTF8Buffer { append($0) }
+    guard text.hasPointerRepresentation else { return text.withUTF8Buffer { append($0) } }
+    append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
   /// Appends a string's UTF-8.

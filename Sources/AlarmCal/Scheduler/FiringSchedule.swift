@@ -111,12 +111,16 @@ public struct FiringSchedule {
       if let limit, emitted >= limit { return found }
       active.removeAll { $0.isFinished(at: windowEnd) }
       windowStart = windowEnd
-      // Grow while windows are sparse, shrink when one was crowded.
+      // Grow while windows are sparse, shrink when one was crowded. Every window costs each
+      // series a call and a look at a day of instances either side, so a window should hold a
+      // few firings per series: with 10,000 weekly series, one-day windows made a year's
+      // firings cost twice the time of four-day ones.
       if batch.count < 1_000 {
         span = min(span * 4, 366 * 86_400)
-      } else if batch.count > max(50_000, 8 * active.count) {
-        // Crowded by dense rules, not by many series (whose instances each window looks at
-        // with a day's margin, so many short windows would cost more than one long one).
+      } else if batch.count < 4 * active.count {
+        span = min(span * 2, 366 * 86_400)
+      } else if batch.count > max(50_000, 16 * active.count) {
+        // Crowded by dense rules, not by many series.
         span = max(span / 4, 60)
       }
     }

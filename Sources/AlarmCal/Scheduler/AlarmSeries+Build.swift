@@ -35,6 +35,9 @@ final class AlarmSeries {
   /// seconds differ from whole days by a DST change.
   let countsNominalDays: Bool
   var warnedAboutWork = false
+  /// Whether the rule is HOURLY or finer, and its most instances per second (0 without one).
+  let isSubDaily: Bool
+  let ruleRate: Double
   /// Instances looked at so far (laziness is measured by this, not by time).
   var instancesExamined = 0
 
@@ -60,6 +63,8 @@ final class AlarmSeries {
     self.singles = singles
     self.rdates = rdates
     self.futureOverrides = futureOverrides
+    isSubDaily = rule?.isSubDaily ?? false
+    ruleRate = rule?.maximumRate ?? 0
     if var rule {
       pending = rule.next()
       iterator = rule

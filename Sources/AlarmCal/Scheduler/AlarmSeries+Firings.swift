@@ -88,20 +88,16 @@ extension AlarmSeries {
   /// The instance starts in `low...high` (wall clock), RDATEs merged in, no duplicates.
   private func instances(from low: LocalDateTime, through high: LocalDateTime) -> [RDateInstance] {
     buffer.removeAll { $0 < low }
-    if buffer.isEmpty, let next = pending, next < low, var rule = iterator {
-      rule.skip(toAtLeast: low)
-      pending = rule.next()
-      iterator = rule
+    // The iterator is advanced in place: a copy would retain and release each of its plan's
+    // arrays, for every series in every window.
+    if buffer.isEmpty, let next = pending, next < low, iterator != nil {
+      iterator?.skip(toAtLeast: low)
+      pending = iterator?.next()
     }
     while let next = pending, next <= high {
       instancesExamined += 1
       if next >= low { buffer.append(next) }
-      if var rule = iterator {
-        pending = rule.next()
-        iterator = rule
-      } else {
-        pending = nil
-      }
+      pending = iterator?.next()
     }
     while rdateIndex < rdates.count, rdates[rdateIndex].local < low { rdateIndex += 1 }
     var result = buffer.map { RDateInstance(local: $0, length: nil) }
@@ -130,7 +126,7 @@ extension AlarmSeries {
   /// occurrence) of the offset within a day either side (zones change at most once in two days),
   /// plus 2 hours when triggers count nominal days.
   private func reach(around instant: Instant) -> (below: Int64, above: Int64) {
-    guard iterator?.isSubDaily == true else { return (86_400, 86_400) }
+    guard isSubDaily else { return (86_400, 86_400) }
     let here = zone.offset(at: instant)
     let before = zone.offset(at: instant.adding(seconds: -86_400))
     let after = zone.offset(at: instant.adding(seconds: 86_400))
@@ -143,9 +139,8 @@ extension AlarmSeries {
   /// An upper bound on this series' firings per second: its rule's rate times its alarms and
   /// their repeats (RDATEs, overrides and single triggers are few and not counted).
   var firingRateBound: Double {
-    guard let iterator, pending != nil || !buffer.isEmpty else { return 0 }
-    let perInstance = master.alarms.reduce(0) { $0 + 1 + $1.repeatCount }
-    return iterator.maximumRate * Double(perInstance)
+    guard pending != nil || !buffer.isEmpty else { return 0 }
+    return ruleRate * Double(master.alarms.reduce(0) { $0 + 1 + $1.repeatCount })
   }
 
   /// Whether nothing can fire at or after `instant` any more.

@@ -1,10 +1,10 @@
 /// A growable run of bytes written through a pointer, for output made of millions of small
-/// pieces: an array's `append` checks uniqueness and capacity, and often calls `memcpy`, on
-/// every call; this checks capacity once per piece.
+/// pieces: an array's `append` checks uniqueness as well as capacity on every call.
 ///
-/// A class, so the writers that share one buffer never copy it. Its three fields are only
-/// read and written inside its own short methods, never across a call that could reenter, so
-/// the runtime's exclusivity check (a third of W3's instructions when on) is turned off for them.
+/// A class, so the writers that share one buffer never copy it. Its three fields are read and
+/// written only by its own short methods (a closure given to ``withBytes(_:)`` or
+/// `appendJSON(maximumCount:_:)` must not touch the buffer), so the runtime's exclusivity check,
+/// a third of W3's instructions when it was on, is turned off for them.
 public final class ByteBuffer {
   @exclusivity(unchecked) @usableFromInline var base: UnsafeMutablePointer<UInt8>
   @exclusivity(unchecked) @usableFromInline var capacity: Int
@@ -23,9 +23,6 @@ public final class ByteBuffer {
 
   /// Whether it holds no bytes.
   public var isEmpty: Bool { used == 0 }
-
-  /// A copy of the bytes.
-  public var bytes: [UInt8] { withBytes { Array($0) } }
 
   /// Calls `body` with the bytes held (valid only during the call).
   public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
@@ -63,13 +60,7 @@ public final class ByteBuffer {
   @inlinable public func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let start = bytes.baseAddress else { return }
     reserve(bytes.count)
-    let end = base + used
-    if bytes.count <= 32 {
-      // Most pieces are a few bytes: a loop beats a call to memcpy.
-      for index in 0..<bytes.count { end[index] = start[index] }
-    } else {
-      end.update(from: start, count: bytes.count)
-    }
+    (base + used).update(from: start, count: bytes.count)
     used += bytes.count
   }
 
@@ -83,14 +74,5 @@ public final class ByteBuffer {
   public func append(utf8 text: String) {
     var text = text
     text.withUTF8 { append($0) }
-  }
-
-  /// Appends exactly `count` bytes that `write` stores through the pointer it is given.
-  @inlinable public func append(
-    count: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Void
-  ) {
-    reserve(count)
-    write(base + used)
-    used += count
   }
 }

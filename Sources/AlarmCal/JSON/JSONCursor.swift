@@ -15,9 +15,6 @@ public struct JSONCursor {
   /// The most bytes ``string(_:)`` stores for `text`: every byte as `\u00XX`, and two quotes.
   public static func maximumLength(of text: String) -> Int { 6 * text.utf8.count + 2 }
 
-  /// The most bytes ``integer(_:)`` stores.
-  public static let maximumIntegerLength = 20
-
   /// Stores a literal as is. Inlined, a literal's length is a constant and the copy a few moves.
   @inlinable @inline(__always) public mutating func literal(_ text: StaticString) {
     guard text.hasPointerRepresentation else {

@@ -64,8 +64,9 @@ struct FiringPrinter {
   /// `local`, `uid`, `recurrenceId`, `eventStart`, `summary`, `action`, `repeat`,
   /// `acknowledged`, `file` and `id`, in that order.
   func writeJSON(_ firing: Firing, to output: ByteBuffer) {
-    // Keys, timestamps, the id and the integer fit in 320 bytes; strings take at most their own.
-    var room = 320 + JSONCursor.maximumLength(of: firing.uid)
+    // Keys and punctuation (134 bytes), timestamps, the id, the integer and a DATE recurrence id
+    // (escaped as a string) take under 330 bytes; 400 leaves a margin. Strings take their own.
+    var room = 400 + JSONCursor.maximumLength(of: firing.uid)
     room += JSONCursor.maximumLength(of: firing.action) + JSONCursor.maximumLength(of: firing.file)
     if let summary = firing.summary { room += JSONCursor.maximumLength(of: summary) }
     output.appendJSON(maximumCount: room) { json in

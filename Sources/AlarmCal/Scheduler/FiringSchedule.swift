@@ -16,8 +16,8 @@ public struct CalendarInput: Sendable {
 
 /// Computes alarm firings from calendars, lazily, in time order.
 ///
-/// Firings are found window by window (a day first, growing until a window holds about four
-/// firings per series, shrinking when dense rules crowd one), so asking for the next 64 of
+/// Firings are found window by window (a day first, an hour for small limits; growing until a
+/// window holds about four firings per series, shrinking when dense rules crowd one), so asking for the next 64 of
 /// 100,000 series never expands whole years, and memory stays proportional to one window's
 /// firings.
 public struct FiringSchedule {

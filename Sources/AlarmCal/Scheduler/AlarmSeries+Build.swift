@@ -35,6 +35,8 @@ final class AlarmSeries {
   /// seconds differ from whole days by a DST change.
   let countsNominalDays: Bool
   var warnedAboutWork = false
+  /// The series' place in the file-then-UID order (equal for equal file and UID).
+  var rank = 0
   /// Whether the rule is HOURLY or finer, and its most instances per second (0 without one).
   let isSubDaily: Bool
   let ruleRate: Double

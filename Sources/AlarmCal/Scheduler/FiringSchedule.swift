@@ -62,6 +62,25 @@ public struct FiringSchedule {
         warnings += builder.warnings
       }
     }
+    rankSeries()
+  }
+
+  /// Numbers the series in the order ties between firings at one instant are broken in (file,
+  /// then UID), so sorting a window compares two integers where it compared two UIDs.
+  private func rankSeries() {
+    let order = series.indices.sorted {
+      (series[$0].fileIndex, series[$0].uid) < (series[$1].fileIndex, series[$1].uid)
+    }
+    var rank = 0
+    for (position, index) in order.enumerated() {
+      if position > 0 {
+        let previous = series[order[position - 1]]
+        if (previous.fileIndex, previous.uid) != (series[index].fileIndex, series[index].uid) {
+          rank += 1
+        }
+      }
+      series[index].rank = rank
+    }
   }
 
   /// Calls `emit` with every firing in `from..<to` (to: nil for no end), in time order, stopping
@@ -86,9 +105,12 @@ public struct FiringSchedule {
       if rate * Double(span) > crowd { span = max(60, Int64(crowd / rate)) }
       let windowEnd = min(windowStart.adding(seconds: span), end)
       var batch: [Firing] = []
+      var ranks: [Int] = []
       for item in active {
         let wasStopped = item.stoppedByWorkLimit
-        batch += item.firings(in: windowStart..<windowEnd)
+        let fired = item.firings(in: windowStart..<windowEnd)
+        batch += fired
+        ranks += repeatElement(item.rank, count: fired.count)
         if item.stoppedByWorkLimit, !wasStopped, !item.warnedAboutWork {
           item.warnedAboutWork = true
           found.append(
@@ -98,12 +120,15 @@ public struct FiringSchedule {
                 "stopped after \(workLimit) recurrence candidates; later instances are not listed"))
         }
       }
-      if !includeAcknowledged { batch.removeAll(where: \.acknowledged) }
       // Sorting positions moves small integers, not firings with their strings; nearly every
-      // comparison is decided by the trigger alone.
+      // comparison is decided by the trigger or the series' rank (``Firing/precedes(_:_:)``'s
+      // file and UID) alone.
       let triggers = batch.map(\.trigger.secondsSince1970)
-      let order = batch.indices.sorted { a, b in
-        triggers[a] != triggers[b] ? triggers[a] < triggers[b] : Firing.precedes(batch[a], batch[b])
+      var order = batch.indices.filter { includeAcknowledged || !batch[$0].acknowledged }
+      order.sort { a, b in
+        if triggers[a] != triggers[b] { return triggers[a] < triggers[b] }
+        if ranks[a] != ranks[b] { return ranks[a] < ranks[b] }
+        return Firing.precedes(batch[a], batch[b])
       }
       for index in order {
         let firing = batch[index]
@@ -118,11 +143,11 @@ public struct FiringSchedule {
       // series a call and a look at a day of instances either side, so a window should hold a
       // few firings per series: with 10,000 weekly series, one-day windows made a year's
       // firings cost twice the time of four-day ones.
-      if batch.count < 1_000 {
+      if order.count < 1_000 {
         span = min(span * 4, 366 * 86_400)
-      } else if batch.count < 4 * active.count {
+      } else if order.count < 4 * active.count {
         span = min(span * 2, 366 * 86_400)
-      } else if batch.count > max(50_000, 16 * active.count) {
+      } else if order.count > max(50_000, 16 * active.count) {
         // Crowded by dense rules, not by many series.
         span = max(span / 4, 60)
       }

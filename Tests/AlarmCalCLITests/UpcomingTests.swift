@@ -15,6 +15,39 @@ import Testing
     }
   }
 
+  @Test("every shape of a firing line: DATE recurrence id, no SUMMARY, acknowledged, REPEAT past 9")
+  func ndjsonShapes() throws {
+    // The writer stores keys as literals; this pins each branch of a value against a JSON reader.
+    let calendar = [
+      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN",
+      "BEGIN:VEVENT", "UID:shapes", "DTSTAMP:20260101T000000Z", "DTSTART;VALUE=DATE:20260105",
+      "RRULE:FREQ=DAILY;COUNT=2",
+      "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:x", "TRIGGER:PT9H", "REPEAT:11",
+      "DURATION:PT1M", "ACKNOWLEDGED:20260105T090500Z", "END:VALARM",
+      "END:VEVENT", "END:VCALENDAR", "",
+    ].joined(separator: "\r\n")
+    let url = try temporaryFolder().appendingPathComponent("shapes.ics")
+    try Data(calendar.utf8).write(to: url)
+    let result = runInProcess([
+      "upcoming", url.path, "--from", "2026-01-05T00:00:00Z", "--to", "2026-01-07T00:00:00Z",
+      "--tz", "UTC", "--format", "ndjson", "--include-acknowledged",
+    ])
+    #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.count == 24)  // two days, the trigger and 11 repeats each
+    let keys =
+      #"^\{"trigger":"[^"]+","local":"[^"]+","uid":"shapes","recurrenceId":"2026-01-0[56]","#
+      + #""eventStart":"[^"]+","summary":null,"action":"DISPLAY","repeat":\d+,"#
+      + #""acknowledged":(true|false),"file":"[^"]+","id":"[0-9A-F-]{36}"\}$"#
+    for line in lines { #expect(line.wholeMatch(of: try Regex(keys)) != nil, "\(line)") }
+    let objects = try lines.map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    #expect(objects.compactMap { $0["repeat"] as? Int }.max() == 11)
+    #expect(objects.filter { $0["acknowledged"] as? Bool == true }.count == 6)  // 09:00 ... 09:05
+    #expect(objects.allSatisfy { $0["summary"] is NSNull })
+  }
+
   @Test("ndjson prints one object per firing with every documented field")
   func ndjson() throws {
     let result = runInProcess([

@@ -21,8 +21,8 @@ extension AlarmSeries {
     var result: [Firing] = []
     let identity = (file, fileIndex, uid)
     for single in singles where window.contains(single.trigger) { result.append(single) }
-    // Instances whose firings can reach the window: start within the offsets' reach, plus a day
-    // either side for nominal days and the distance between wall clock and UTC.
+    // Instances whose firings can reach the window: start within the offsets' reach, plus the
+    // margin `reach(around:)` gives for nominal days and offset changes.
     let lowInstant = window.lowerBound.adding(seconds: -latestOffset)
     let highInstant = window.upperBound.adding(seconds: -earliestOffset)
     let low = zone.local(at: lowInstant).adding(seconds: -reach(around: lowInstant).below)

@@ -17,9 +17,9 @@ public struct CalendarInput: Sendable {
 /// Computes alarm firings from calendars, lazily, in time order.
 ///
 /// Firings are found window by window (a day first, an hour for small limits; growing until a
-/// window holds about four firings per series, shrinking when dense rules crowd one), so asking for the next 64 of
-/// 100,000 series never expands whole years, and memory stays proportional to one window's
-/// firings.
+/// window holds about four firings per series, shrinking when dense rules crowd one), so asking
+/// for the next 64 of 100,000 series never expands whole years, and memory stays proportional
+/// to one window's firings.
 public struct FiringSchedule {
   /// The zone for floating and all-day times (`--tz`).
   public let defaultZone: TimeZoneRules
@@ -68,17 +68,11 @@ public struct FiringSchedule {
   /// Numbers the series in the order ties between firings at one instant are broken in (file,
   /// then UID), so sorting a window compares two integers where it compared two UIDs.
   private func rankSeries() {
-    let order = series.indices.sorted {
-      (series[$0].fileIndex, series[$0].uid) < (series[$1].fileIndex, series[$1].uid)
-    }
+    func key(_ index: Int) -> (Int, String) { (series[index].fileIndex, series[index].uid) }
+    let order = series.indices.sorted { key($0) < key($1) }
     var rank = 0
     for (position, index) in order.enumerated() {
-      if position > 0 {
-        let previous = series[order[position - 1]]
-        if (previous.fileIndex, previous.uid) != (series[index].fileIndex, series[index].uid) {
-          rank += 1
-        }
-      }
+      if position > 0, key(order[position - 1]) != key(index) { rank += 1 }
       series[index].rank = rank
     }
   }
@@ -93,7 +87,7 @@ public struct FiringSchedule {
     var windowStart = from
     // A day first; an hour when only the next few are wanted, so the next 64 of 100,000 series
     // do not build the 75,000 firings of a whole day.
-    var span: Int64 = limit.map { $0 <= 1_000 } == true ? 3_600 : 86_400
+    var span: Int64 = (limit ?? .max) <= 1_000 ? 3_600 : 86_400
     let horizon = Instant(secondsSince1970: 253_402_300_799)  // 9999-12-31T23:59:59Z
     let end = min(to ?? horizon, horizon)
     var active = series

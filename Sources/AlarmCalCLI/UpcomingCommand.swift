@@ -77,8 +77,10 @@ enum UpcomingCommand {
 
   private static func upcoming(_ options: Options, context: ToolContext) -> ExitCode {
     let err = context.standardError
-    var inputs: [CalendarInput] = []
     var failed = false
+    var schedule = FiringSchedule(
+      defaultZone: options.zone, includeAcknowledged: options.includeAcknowledged,
+      workLimit: options.maximumInstances)
     for file in options.files {
       let name = file == "-" ? "<stdin>" : file
       let bytes: [UInt8]
@@ -97,24 +99,13 @@ enum UpcomingCommand {
         continue
       }
       do {
-        let components = try ICalendarReader.read(bytes)
-        guard components.contains(where: { $0.name == "VCALENDAR" }) else {
-          err.write(
-            "\(name):\(components.first?.line ?? 1): no VCALENDAR component: this is not an iCalendar file\n"
-          )
-          failed = true
-          continue
-        }
-        inputs.append(CalendarInput(name: file, components: components))
+        // Each event becomes its series as soon as it is read.
+        try schedule.read(bytes, file: file)
       } catch {
         err.write("\(name):\(error.line): \(error.message)\n")
         failed = true
       }
     }
-    // Consumed: each parsed component is freed once its series is built.
-    var schedule = FiringSchedule(
-      inputs: consume inputs, defaultZone: options.zone,
-      includeAcknowledged: options.includeAcknowledged, workLimit: options.maximumInstances)
     for warning in schedule.warnings { err.write("warning: \(warning)\n") }
     let colour =
       options.format == .text && context.standardOutputIsTerminal

@@ -13,22 +13,75 @@ public enum ICalendarReader {
   /// An END naming an open ancestor closes the components inside it; an END naming no open
   /// component is noted as lost; components still open at the end of the data are closed there.
   public static func read(_ bytes: [UInt8]) throws(ICalendarSyntaxError) -> [ICalComponent] {
+    try read(bytes) { child, _, _ in child }
+  }
+
+  /// Reads like ``read(_:)``, but hands each child of a top-level component (the VEVENTs,
+  /// VTODOs and VTIMEZONEs of a VCALENDAR) to `visit` as soon as it is complete, with its
+  /// parent as read so far; the child stays in the returned tree only if `visit` gives it back.
+  /// A caller can so use each event and let it go, and the whole tree of a large calendar never
+  /// sits in memory.
+  ///
+  /// ``ChildSource`` says where the child came from, so ``readChild(_:from:)`` can read it again.
+  public static func read(
+    _ bytes: [UInt8],
+    visit: (_ child: consuming ICalComponent, ChildSource, _ parent: ICalComponent) ->
+      ICalComponent?
+  ) throws(ICalendarSyntaxError) -> [ICalComponent] {
     if let nul = bytes.firstIndex(of: 0) {
       throw ICalendarSyntaxError(
         line: bytes[..<nul].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) },
         message: "contains a NUL byte: this is not iCalendar text")
     }
-    var tree = TreeBuilder()
-    bytes.withUnsafeBufferPointer { buffer in
-      var lines = UnfoldedLines(buffer)
-      while tree.tooDeepAt == nil, let line = lines.next() { tree.add(line, buffer: buffer) }
+    let roots = withoutActuallyEscaping(visit) { visit in
+      bytes.withUnsafeBufferPointer { buffer in
+        var tree = TreeBuilder(visit: visit)
+        var lines = UnfoldedLines(buffer)
+        while tree.tooDeepAt == nil, let line = lines.next() { tree.add(line, buffer: buffer) }
+        return (tree.finish(at: buffer.count), tree.tooDeepAt)
+      }
     }
-    if let line = tree.tooDeepAt { throw ComponentNesting.tooDeep(line: line) }
-    let roots = tree.finish()
-    guard !roots.isEmpty else {
+    if let line = roots.1 { throw ComponentNesting.tooDeep(line: line) }
+    guard !roots.0.isEmpty else {
       throw ICalendarSyntaxError(line: 1, message: "no BEGIN line: this is not iCalendar data")
     }
-    return roots
+    return roots.0
+  }
+
+  /// Reads one child again, from the bytes ``read(_:visit:)`` read it from: the same component,
+  /// with the same line numbers and the same notes of what could not be read.
+  public static func readChild(_ bytes: [UInt8], from source: ChildSource) -> ICalComponent? {
+    guard source.range.lowerBound >= 0, source.range.upperBound <= bytes.count else { return nil }
+    return bytes.withUnsafeBufferPointer { whole in
+      let buffer = UnsafeBufferPointer(rebasing: whole[..<source.range.upperBound])
+      // The child's parent is open around it, as it was, so an END naming the parent closes
+      // both, exactly as in the first reading.
+      var tree = TreeBuilder(visit: { child, _, _ in child })
+      tree.open(ICalComponent(source.rootName, line: nil), at: 0)
+      var lines = UnfoldedLines(buffer, from: source.range.lowerBound, line: source.line)
+      while tree.tooDeepAt == nil, let line = lines.next() { tree.add(line, buffer: buffer) }
+      return tree.finish(at: buffer.count).first?.components.first
+    }
+  }
+}
+
+/// Where a child of a top-level component lies in the text it was read from.
+public struct ChildSource: Sendable {
+  /// The bytes from the start of its BEGIN line to the end of the line that closed it.
+  public let range: Range<Int>
+  /// The physical line of its BEGIN.
+  public let line: Int
+  /// The name of the top-level component it belongs to, such as `VCALENDAR`.
+  public let rootName: String
+  /// That top-level component's position among the top-level components.
+  public let rootIndex: Int
+
+  /// Describes where a child lies.
+  public init(range: Range<Int>, line: Int, rootName: String, rootIndex: Int) {
+    self.range = range
+    self.line = line
+    self.rootName = rootName
+    self.rootIndex = rootIndex
   }
 }
 
@@ -51,6 +104,13 @@ private struct UnfoldedLines {
     self.bytes = bytes
     let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     index = bytes.starts(with: bom) ? 3 : 0
+  }
+
+  /// Lines from `index`, which starts physical line `line`.
+  init(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int, line: Int) {
+    self.bytes = bytes
+    self.index = index
+    number = line
   }
 
   /// The end of the physical line starting at `start` (its CR LF or LF excluded) and where the
@@ -94,19 +154,34 @@ private struct UnfoldedLines {
 /// Splits one content line into name, parameters and value, and nests components.
 private struct TreeBuilder {
   var stack: [ICalComponent] = []
+  /// Where each open component's BEGIN line starts.
+  var starts: [Int] = []
   var roots: [ICalComponent] = []
   /// The line of a BEGIN nested deeper than ``ComponentNesting/maximumDepth``; reading stops.
   var tooDeepAt: Int?
+  /// Given each completed child of a top-level component; what it returns is kept.
+  let visit: (consuming ICalComponent, ChildSource, ICalComponent) -> ICalComponent?
+
+  init(visit: @escaping (consuming ICalComponent, ChildSource, ICalComponent) -> ICalComponent?) {
+    self.visit = visit
+  }
+
+  mutating func open(_ component: ICalComponent, at start: Int) {
+    stack.append(component)
+    starts.append(start)
+  }
 
   mutating func add(_ line: UnfoldedLine, buffer: UnsafeBufferPointer<UInt8>) {
     if let unfolded = line.unfolded {
-      unfolded.withUnsafeBufferPointer { add(ContentLineBytes($0, 0..<$0.count), line.number) }
+      unfolded.withUnsafeBufferPointer {
+        add(ContentLineBytes($0, 0..<$0.count), line.number, line.range)
+      }
     } else {
-      add(ContentLineBytes(buffer, line.range), line.number)
+      add(ContentLineBytes(buffer, line.range), line.number, line.range)
     }
   }
 
-  private mutating func add(_ bytes: ContentLineBytes, _ number: Int) {
+  private mutating func add(_ bytes: ContentLineBytes, _ number: Int, _ source: Range<Int>) {
     guard let property = bytes.property() else {
       lose("unreadable content line \(number): \(bytes.printablePrefix)")
       return
@@ -117,30 +192,36 @@ private struct TreeBuilder {
         tooDeepAt = number
         return
       }
-      stack.append(ICalComponent(property.value.trimmingSpaces(), line: number))
+      open(ICalComponent(property.value.trimmingSpaces(), line: number), at: source.lowerBound)
     case "END":
-      end(property.value.trimmingSpaces().uppercased(), number)
+      end(property.value.trimmingSpaces().uppercased(), number, at: source.upperBound)
     default:
       guard !stack.isEmpty else { return }  // a property outside every component belongs nowhere
       stack[stack.count - 1].properties.append(property)
     }
   }
 
-  private mutating func end(_ name: String, _ number: Int) {
+  private mutating func end(_ name: String, _ number: Int, at end: Int) {
     guard stack.contains(where: { $0.name == name }) else {
       lose("END:\(name) on line \(number) closes no open component")
       return
     }
     while let last = stack.popLast() {
-      attach(last)
+      attach(last, from: starts.removeLast(), to: end)
       if last.name == name { return }
     }
   }
 
-  private mutating func attach(_ component: ICalComponent) {
-    if stack.isEmpty {
+  private mutating func attach(_ component: consuming ICalComponent, from start: Int, to end: Int) {
+    switch stack.count {
+    case 0:
       roots.append(component)
-    } else {
+    case 1:
+      let source = ChildSource(
+        range: start..<end, line: component.line ?? 1, rootName: stack[0].name,
+        rootIndex: roots.count)
+      if let kept = visit(component, source, stack[0]) { stack[0].components.append(kept) }
+    default:
       stack[stack.count - 1].components.append(component)
     }
   }
@@ -150,8 +231,9 @@ private struct TreeBuilder {
     stack[stack.count - 1].properties.append(ICalProperty("X-LIC-ERROR", note))
   }
 
-  mutating func finish() -> [ICalComponent] {
-    while let last = stack.popLast() { attach(last) }
+  /// Closes what is still open at `end`, the end of the data, and returns the roots.
+  mutating func finish(at end: Int) -> [ICalComponent] {
+    while let last = stack.popLast() { attach(last, from: starts.removeLast(), to: end) }
     return roots
   }
 }

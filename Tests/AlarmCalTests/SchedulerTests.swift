@@ -341,3 +341,129 @@ extension SchedulerTests {
       ])
   }
 }
+
+/// `FiringSchedule.read` builds each event's series as it is read; it must give exactly what
+/// building from the whole tree gives, however the calendar is ordered.
+@Suite struct EventByEventTests {
+  private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  /// Firings (with ids) and warnings, built from the whole tree or event by event.
+  private func outcome(_ bytes: [UInt8], _ name: String, eventByEvent: Bool) throws -> [String] {
+    let zone = try #require(TimeZoneRules(identifier: "America/New_York"))
+    var schedule: FiringSchedule
+    if eventByEvent {
+      schedule = FiringSchedule(defaultZone: zone, includeAcknowledged: true, workLimit: 20_000)
+      try schedule.read(bytes, file: name)
+    } else {
+      schedule = FiringSchedule(
+        inputs: [CalendarInput(name: name, components: try ICalendarReader.read(bytes))],
+        defaultZone: zone, includeAcknowledged: true, workLimit: 20_000)
+    }
+    var lines = schedule.warnings.map(\.description)
+    let late = schedule.firings(
+      from: try instant("19900101T000000Z"), to: try instant("20300101T000000Z"), limit: 20_000
+    ) { lines.append("\($0.trigger) \($0.id) \($0.summary ?? "-")") }
+    return lines + late.map(\.description)
+  }
+
+  @Test("every calendar at hand gives the same firings and warnings either way")
+  func everyCalendar() throws {
+    var compared = 0
+    for folder in ["Samples", "Tests", "../shared/corpus"] {
+      let path = Self.root.appendingPathComponent(folder).path
+      let names = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+        .filter { $0.hasSuffix(".ics") }.sorted()
+      for name in names {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path + "/" + name)))
+        guard
+          (try? ICalendarReader.read(bytes))?.contains(where: { $0.name == "VCALENDAR" }) == true
+        else { continue }
+        #expect(
+          try outcome(bytes, name, eventByEvent: true)
+            == outcome(bytes, name, eventByEvent: false), "\(name)")
+        compared += 1
+      }
+    }
+    #expect(compared > 150)
+  }
+
+  private static let zone = """
+    BEGIN:VTIMEZONE\r
+    TZID:Mine\r
+    BEGIN:STANDARD\r
+    DTSTART:19700101T000000\r
+    TZOFFSETFROM:+0530\r
+    TZOFFSETTO:+0530\r
+    END:STANDARD\r
+    END:VTIMEZONE\r
+
+    """
+
+  private static func event(_ uid: String, _ extra: String = "", start: String = "20270104T090000")
+    -> String
+  {
+    "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTART;TZID=Mine:\(start)\r\nRRULE:FREQ=WEEKLY;COUNT=4\r\n"
+      + "SUMMARY:\(uid)\r\n\(extra)BEGIN:VALARM\r\nACTION:AUDIO\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\n"
+      + "END:VEVENT\r\n"
+  }
+
+  private static let moved =
+    "BEGIN:VEVENT\r\nUID:a\r\nRECURRENCE-ID;TZID=Mine:20270111T090000\r\n"
+    + "DTSTART;TZID=Mine:20270111T100000\r\nSUMMARY:moved\r\nBEGIN:VALARM\r\nACTION:AUDIO\r\n"
+    + "TRIGGER:-PT10M\r\nEND:VALARM\r\nEND:VEVENT\r\n"
+
+  @Test(
+    "overrides before or after their master, zones defined after the events, duplicates, several calendars",
+    arguments: [
+      // An override after its master: the master is read again with it.
+      "BEGIN:VCALENDAR\r\n" + zone + event("a") + event("b") + moved + "END:VCALENDAR\r\n",
+      // An override before its master, and a master without alarms whose override has one.
+      "BEGIN:VCALENDAR\r\n" + zone + moved + event("b") + event("a") + "END:VCALENDAR\r\n",
+      "BEGIN:VCALENDAR\r\n" + zone
+        + "BEGIN:VEVENT\r\nUID:a\r\nDTSTART;TZID=Mine:20270104T090000\r\nRRULE:FREQ=WEEKLY\r\nEND:VEVENT\r\n"
+        + moved + "END:VCALENDAR\r\n",
+      // The zone and the calendar's own zone come after the events that use them.
+      "BEGIN:VCALENDAR\r\n" + event("a") + event("b", start: "20270105T070000") + zone
+        + "X-WR-TIMEZONE:Asia/Tokyo\r\n"
+        + "BEGIN:VEVENT\r\nUID:f\r\nDTSTART:20270106T080000\r\nBEGIN:VALARM\r\nACTION:AUDIO\r\n"
+        + "TRIGGER:PT0S\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+      "BEGIN:VCALENDAR\r\n"
+        + "BEGIN:VEVENT\r\nUID:f\r\nDTSTART:20270106T080000\r\nBEGIN:VALARM\r\nACTION:AUDIO\r\n"
+        + "TRIGGER:PT0S\r\nEND:VALARM\r\nEND:VEVENT\r\nX-WR-TIMEZONE:Asia/Tokyo\r\nEND:VCALENDAR\r\n",
+      // Duplicate UIDs, a broken line, and an override of an event closed by END:VCALENDAR.
+      "BEGIN:VCALENDAR\r\n" + zone + event("a", "no property\r\n")
+        + event("a", start: "20270105T090000")
+        + event("c", "DURATION:1H\r\n") + event("c") + moved + "END:VCALENDAR\r\n",
+      "BEGIN:VCALENDAR\r\n" + zone + moved
+        + "BEGIN:VEVENT\r\nUID:a\r\nDTSTART;TZID=Mine:20270104T090000\r\nRRULE:FREQ=WEEKLY\r\n"
+        + "BEGIN:VALARM\r\nACTION:AUDIO\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\nEND:VCALENDAR\r\n",
+      // Two calendars, the same UID in each, zones in the second only.
+      "BEGIN:VCALENDAR\r\n" + event("a") + "END:VCALENDAR\r\nBEGIN:VCALENDAR\r\n" + zone
+        + event("a")
+        + moved + "END:VCALENDAR\r\n",
+    ])
+  func orderings(text: String) throws {
+    let bytes = Array(text.utf8)
+    let streamed = try outcome(bytes, "o.ics", eventByEvent: true)
+    #expect(streamed == (try outcome(bytes, "o.ics", eventByEvent: false)))
+    #expect(streamed.contains { $0.contains("Z ") })
+  }
+
+  @Test("a file that cannot be read adds nothing, and says why with its line")
+  func refused() throws {
+    var schedule = FiringSchedule(defaultZone: .utc)
+    let deep = "BEGIN:VCALENDAR\r\n" + Self.event("a") + String(repeating: "BEGIN:X\r\n", count: 40)
+    #expect(throws: ICalendarSyntaxError.self) { try schedule.read(Array(deep.utf8), file: "d") }
+    do {
+      try schedule.read(Array("BEGIN:VEVENT\r\nEND:VEVENT\r\n".utf8), file: "e")
+      Issue.record("a file without VCALENDAR was accepted")
+    } catch {
+      #expect(error.line == 1)
+      #expect(error.message == "no VCALENDAR component: this is not an iCalendar file")
+    }
+    #expect(schedule.seriesCount == 0)
+    try schedule.read(Array(("BEGIN:VCALENDAR\r\n" + Self.zone + Self.event("a")).utf8), file: "ok")
+    #expect(schedule.seriesCount == 1)
+  }
+}

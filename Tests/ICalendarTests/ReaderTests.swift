@@ -63,6 +63,40 @@ import Testing
     #expect(roots[1].components.map(\.name) == ["VTODO"])
   }
 
+  @Test(
+    "read event by event, each child is handed over once complete, and reads again from its source exactly as it was read",
+    arguments: [
+      "BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nTZID:x\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:a\r\n"
+        + "SUMMARY:fol\r\n ded\r\nBEGIN:VALARM\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\nEND:VEVENT\r\n"
+        + "BEGIN:VTODO\r\nno property\r\nEND:VJOURNAL\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
+      // An END naming the parent closes the child too; what is open at the end closes there.
+      "BEGIN:VCALENDAR\nBEGIN:VEVENT\nBEGIN:VALARM\nEND:VCALENDAR\nBEGIN:VCALENDAR\nBEGIN:VTODO\nUID:t\n",
+      // Children of a root that is not a VCALENDAR, and a property before any BEGIN.
+      "X:1\nBEGIN:X-ROOT\nBEGIN:X-CHILD\nEND:X-CHILD\nEND:X-ROOT\n",
+    ])
+  func childByChild(text: String) throws {
+    let bytes = Array(text.utf8)
+    let whole = try ICalendarReader.read(bytes)
+    var handed: [(ICalComponent, ChildSource)] = []
+    let kept = try ICalendarReader.read(bytes) { child, source, parent in
+      #expect(parent.name == whole[source.rootIndex].name)
+      let copy = copy child
+      handed.append((copy, source))
+      return copy
+    }
+    #expect(kept == whole)
+    let children = whole.flatMap(\.components)
+    #expect(handed.map(\.0) == children)
+    for (child, source) in handed {
+      #expect(source.line == child.line)
+      #expect(ICalendarReader.readChild(bytes, from: source) == child)
+    }
+    // A child not given back is left out of its parent.
+    let bare = try ICalendarReader.read(bytes) { _, _, _ in nil }
+    #expect(bare.map(\.name) == whole.map(\.name))
+    #expect(bare.allSatisfy { $0.components.isEmpty })
+  }
+
   @Test("data without BEGIN, or with a NUL byte, is refused with its line")
   func refused() throws {
     #expect(

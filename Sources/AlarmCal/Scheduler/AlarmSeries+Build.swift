@@ -103,56 +103,123 @@ final class AlarmSeries {
 }
 
 /// Reads VEVENTs and VTODOs with alarms into series, reporting what it cannot use.
+///
+/// Components come one at a time (``add(_:source:)``), in document order; ``finish(reading:)``
+/// returns the series in the order their UIDs first appear. A master whose text can be read
+/// again (the caller gives a source number) becomes its series at once and its component is
+/// let go; if a RECURRENCE-ID override with its UID comes later, the master is read again then.
+/// Masters without a source, and overrides, are kept until the end.
 struct SeriesBuilder {
   let file: String
   let fileIndex: Int
   let times: CalendarTimes
   let workLimit: Int
-  var warnings: [SchedulerWarning] = []
+  /// Warnings of the series being built; moved into its UID's slot.
+  private var warnings: [SchedulerWarning] = []
+  /// Warnings about the grouping itself (a second master of a UID), reported first.
+  private var groupingWarnings: [SchedulerWarning] = []
   /// Parsed RRULE texts: large calendars repeat a few rules many times.
   var rules: [String: Result<RecurrenceRule, RecurrenceRuleError>] = [:]
+  /// One slot per UID, in the order UIDs first appear.
+  private var slots: [Slot] = []
+  private var slotOfUID: [String: Int] = [:]
+  /// Components kept until the end, by slot: few calendars have overrides.
+  private var kept: [Int: Kept] = [:]
 
-  ///
-  /// Each component is released as soon as its series is built: when the caller passes the
-  /// calendar with `consume`, its tree shrinks while the series grow.
-  mutating func build(_ calendar: consuming ICalComponent) -> [AlarmSeries] {
-    var items = calendar.components
-    calendar.components = []
-    // Positions in `items`, so that taking a component out of `items` leaves no other copy.
-    var masters: [String: Int] = [:]
-    var order: [String] = []
-    var ordered = Set<String>()
-    var overrides: [String: [Int]] = [:]
-    for index in items.indices where items[index].name == "VEVENT" || items[index].name == "VTODO" {
-      let item = items[index]
-      let uid = item.property("UID")?.text ?? ""
-      if item.property("RECURRENCE-ID") != nil {
-        overrides[uid, default: []].append(index)
-        if masters[uid] == nil, ordered.insert(uid).inserted { order.append(uid) }
-      } else {
-        if masters[uid] != nil {
-          warn(item, uid, "a second component with this UID; only the first is used")
+  /// What one UID has so far (small: a calendar has one per event).
+  private struct Slot {
+    let uid: String
+    var hasMaster = false
+    /// The caller's number for the master's text, when it was built at once.
+    var source: Int?
+    /// The series built from the master alone, and the warnings building it gave.
+    var built: AlarmSeries?
+    var warnings: [SchedulerWarning] = []
+  }
+
+  private struct Kept {
+    var master: ICalComponent?
+    var overrides: [ICalComponent] = []
+  }
+
+  init(file: String, fileIndex: Int, times: CalendarTimes, workLimit: Int) {
+    self.file = file
+    self.fileIndex = fileIndex
+    self.times = times
+    self.workLimit = workLimit
+  }
+
+  /// Takes the next VEVENT or VTODO (other components are ignored); `source` numbers its text
+  /// for ``finish(reading:)``, if it can be read again.
+  mutating func add(_ item: consuming ICalComponent, source: Int? = nil) {
+    guard item.name == "VEVENT" || item.name == "VTODO" else { return }
+    let uid = item.property("UID")?.text ?? ""
+    let slot: Int
+    if let known = slotOfUID[uid] {
+      slot = known
+    } else {
+      slot = slots.count
+      slots.append(Slot(uid: uid))
+      slotOfUID[uid] = slot
+    }
+    if item.property("RECURRENCE-ID") != nil {
+      kept[slot, default: Kept()].overrides.append(item)
+      return
+    }
+    if slots[slot].hasMaster {
+      groupingWarnings.append(
+        SchedulerWarning(
+          file: file, line: item.line, uid: uid,
+          message: "a second component with this UID; only the first is used"))
+      return
+    }
+    slots[slot].hasMaster = true
+    if let source, kept[slot] == nil {
+      slots[slot].source = source
+      slots[slot].built = series(master: item, uid: uid, overrides: [])
+      slots[slot].warnings = warnings
+      warnings = []
+    } else {
+      kept[slot, default: Kept()].master = item
+    }
+  }
+
+  /// The series, in the order their UIDs first appeared, and every warning; `reading` reads a
+  /// master again from its source number when an override came after it.
+  mutating func finish(reading: (Int) -> ICalComponent?) -> (
+    series: [AlarmSeries], warnings: [SchedulerWarning]
+  ) {
+    var result: [AlarmSeries] = []
+    var found = groupingWarnings
+    for index in slots.indices {
+      let slot = slots[index]
+      slots[index] = Slot(uid: "")
+      guard let extra = kept.removeValue(forKey: index) else {
+        if let built = slot.built { result.append(built) }
+        found += slot.warnings
+        continue
+      }
+      if slot.hasMaster {
+        guard let master = extra.master ?? slot.source.flatMap(reading) else {
+          if let built = slot.built { result.append(built) }
+          found += slot.warnings
           continue
         }
-        masters[uid] = index
-        if ordered.insert(uid).inserted { order.append(uid) }
-      }
-    }
-    var result: [AlarmSeries] = []
-    for uid in order {
-      let moved = (overrides[uid] ?? []).map { items[$0].taken() }
-      if let index = masters[uid] {
-        if let series = series(master: items[index].taken(), uid: uid, overrides: moved) {
+        if let series = series(master: master, uid: slot.uid, overrides: extra.overrides) {
           result.append(series)
         }
       } else {
         // Overrides without a master: each is a single instance of its own.
-        for item in moved {
-          if let series = series(master: item, uid: uid, overrides: []) { result.append(series) }
+        for item in extra.overrides {
+          if let series = series(master: item, uid: slot.uid, overrides: []) {
+            result.append(series)
+          }
         }
       }
+      found += warnings
+      warnings = []
     }
-    return result
+    return (result, found)
   }
 
   private mutating func warn(_ item: ICalComponent, _ uid: String, _ message: String) {

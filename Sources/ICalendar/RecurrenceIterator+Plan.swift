@@ -164,7 +164,7 @@ extension RecurrenceIterator {
           plain.insert(entry.weekday.rawValue - 1)  // ordinals mean nothing below MONTHLY
         }
       }
-      weekdayMasks = byDay.isEmpty ? [] : (0..<7).map(plain.monthMask(firstWeekday:))
+      weekdayMasks = byDay.isEmpty ? [] : plain.monthMasks
       ordinalWeekdays = ordinals
       ordinalsInYear = frequency == .yearly && byMonth.isEmpty
       yearDays = rule.byYearDay
@@ -186,9 +186,12 @@ extension RecurrenceIterator {
       hours = allowed(rule.byHour, limits: isSubDaily)
       minutes = allowed(rule.byMinute, limits: !minutesExpand)
       seconds = allowed(rule.bySecond, limits: !secondsExpand)
-      hourOffsets = hoursExpand ? values(rule.byHour, time.hour).map { $0 * 3600 } : [0]
-      minuteOffsets = minutesExpand ? values(rule.byMinute, time.minute).map { $0 * 60 } : [0]
-      secondOffsets = secondsExpand ? values(rule.bySecond, time.second) : [0]
+      hourOffsets = SharedOffsets.hours.shared(
+        hoursExpand ? values(rule.byHour, time.hour).map { $0 * 3600 } : [0])
+      minuteOffsets = SharedOffsets.minutes.shared(
+        minutesExpand ? values(rule.byMinute, time.minute).map { $0 * 60 } : [0])
+      secondOffsets = SharedOffsets.seconds.shared(
+        secondsExpand ? values(rule.bySecond, time.second) : [0])
       timeCount = hourOffsets.count * minuteOffsets.count * secondOffsets.count
       setPositions = rule.bySetPos
 
@@ -371,6 +374,18 @@ extension RecurrenceIterator {
 struct WeekdaySet: Sendable {
   private var bits: UInt8 = 0
 
+  /// ``monthMask(firstWeekday:)`` for each first weekday, shared by every plan with this set.
+  var monthMasks: [UInt32] { Self.monthMaskTable[Int(bits & 0x7F)] }
+
+  private static let monthMaskTable: [[UInt32]] = (0..<128).map { bits in
+    let set = WeekdaySet(bits: UInt8(bits))
+    return (0..<7).map(set.monthMask(firstWeekday:))
+  }
+
+  init() {}
+
+  private init(bits: UInt8) { self.bits = bits }
+
   mutating func insert(_ weekday: Int) { bits |= 1 << UInt8(weekday) }
 
   func contains(_ weekday: Int) -> Bool { bits >> UInt8(weekday) & 1 != 0 }
@@ -385,5 +400,29 @@ struct WeekdaySet: Sendable {
       week |= UInt32(1) << UInt32(index)
     }
     return week | week << 7 | week << 14 | week << 21 | week << 28 & 0x7FFF_FFFF
+  }
+}
+
+/// One-element lists of time offsets, shared: most rules take their one time of day from
+/// DTSTART, and 100,000 series would otherwise hold 300,000 arrays of one number each.
+struct SharedOffsets: Sendable {
+  /// The unit of the offsets (3600 for hours), and the shared list for each count of units.
+  let unit: Int
+  let lists: [[Int]]
+
+  static let hours = SharedOffsets(unit: 3_600, count: 24)
+  static let minutes = SharedOffsets(unit: 60, count: 60)
+  static let seconds = SharedOffsets(unit: 1, count: 60)
+
+  private init(unit: Int, count: Int) {
+    self.unit = unit
+    lists = (0..<count).map { [$0 * unit] }
+  }
+
+  /// The shared list equal to `list`, or `list` itself.
+  func shared(_ list: [Int]) -> [Int] {
+    guard list.count == 1, list[0] >= 0, list[0] % unit == 0, list[0] / unit < lists.count
+    else { return list }
+    return lists[list[0] / unit]
   }
 }

@@ -14,7 +14,7 @@ public struct ICalComponent: Equatable, Sendable {
     _ name: String, properties: [ICalProperty] = [], components: [ICalComponent] = [],
     line: Int? = nil
   ) {
-    self.name = name.uppercased()
+    self.name = name.asciiUppercased
     self.properties = properties
     self.components = components
     self.line = line
@@ -30,20 +30,29 @@ public struct ICalComponent: Equatable, Sendable {
 
   /// The first property with this name (case-insensitive), if any.
   public func property(_ name: String) -> ICalProperty? {
-    let wanted = name.asciiUppercased
-    return properties.first { $0.name == wanted }
+    property(uppercased: name.asciiUppercased)
+  }
+
+  /// The first property with this name, which is already upper case (a literal such as
+  /// `"DTSTART"`): ``property(_:)`` without its case folding, for lookups made per event.
+  public func property(uppercased name: String) -> ICalProperty? {
+    let count = name.utf8.count
+    // Comparing lengths first skips String's slower comparison for most names.
+    return properties.first { $0.name.utf8.count == count && $0.name == name }
   }
 
   /// Every property with this name (case-insensitive), in document order.
   public func properties(named name: String) -> [ICalProperty] {
     let wanted = name.asciiUppercased
-    return properties.filter { $0.name == wanted }
+    let count = wanted.utf8.count
+    return properties.filter { $0.name.utf8.count == count && $0.name == wanted }
   }
 
   /// The child components with this name (case-insensitive), in document order.
   public func components(named name: String) -> [ICalComponent] {
     let wanted = name.asciiUppercased
-    return components.filter { $0.name == wanted }
+    let count = wanted.utf8.count
+    return components.filter { $0.name.utf8.count == count && $0.name == wanted }
   }
 
   /// Appends a property.
@@ -67,8 +76,9 @@ extension ICalComponent {
 
 extension String {
   /// The text upper-cased, without copying when it has no lower-case ASCII letter (iCalendar
-  /// names are ASCII; lookups by a literal upper-case name are the common case).
-  var asciiUppercased: String {
+  /// names and enumerated values are ASCII; lookups by a literal upper-case name are the
+  /// common case).
+  public var asciiUppercased: String {
     let needsWork =
       utf8.withContiguousStorageIfAvailable { bytes in
         bytes.contains { $0 >= 0x61 && $0 <= 0x7A || $0 >= 0x80 }

@@ -7,7 +7,7 @@ public struct ICalParameter: Equatable, Sendable {
 
   /// Creates a parameter.
   public init(_ name: String, _ value: String) {
-    self.name = name.uppercased()
+    self.name = name.asciiUppercased
     self.value = value
   }
 
@@ -29,7 +29,7 @@ public struct ICalProperty: Equatable, Sendable {
 
   /// Creates a property from its raw (already escaped) value text.
   public init(_ name: String, _ value: String, parameters: [ICalParameter] = []) {
-    self.name = name.uppercased()
+    self.name = name.asciiUppercased
     self.value = value
     self.parameters = parameters
   }
@@ -53,7 +53,8 @@ public struct ICalProperty: Equatable, Sendable {
 
   /// The value of the first parameter with this name (case-insensitive), if any.
   public func parameter(_ name: String) -> String? {
-    let wanted = name.uppercased()
-    return parameters.first { $0.name == wanted }?.value
+    let wanted = name.asciiUppercased
+    let count = wanted.utf8.count
+    return parameters.first { $0.name.utf8.count == count && $0.name == wanted }?.value
   }
 }

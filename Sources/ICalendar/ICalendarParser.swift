@@ -215,6 +215,7 @@ extension BeginLine {
 
 extension String {
   func trimmingSpaces() -> String {
+    guard let last = utf8.last, last == 0x20 || last == 0x09 else { return self }
     var scalars = Substring(self)
     while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
     return String(scalars)

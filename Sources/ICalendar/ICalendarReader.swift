@@ -192,9 +192,12 @@ private struct TreeBuilder {
         tooDeepAt = number
         return
       }
-      open(ICalComponent(property.value.trimmingSpaces(), line: number), at: source.lowerBound)
+      var component = ICalComponent(property.value.trimmingSpaces(), line: number)
+      // Room for a typical event's properties at once, rather than growing 1, 2, 4, 8.
+      component.properties.reserveCapacity(8)
+      open(component, at: source.lowerBound)
     case "END":
-      end(property.value.trimmingSpaces().uppercased(), number, at: source.upperBound)
+      end(property.value.trimmingSpaces().asciiUppercased, number, at: source.upperBound)
     default:
       guard !stack.isEmpty else { return }  // a property outside every component belongs nowhere
       stack[stack.count - 1].properties.append(property)

@@ -1,7 +1,8 @@
-import AlarmCal
 import Foundation
 import ICalendar
 import Testing
+
+@testable import AlarmCal
 
 @Suite struct SchedulerTests {
   /// Runs the scheduler over one fixture and renders each firing as
@@ -348,21 +349,39 @@ extension SchedulerTests {
   private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
+  /// How a calendar is read: the whole tree first, event by event on one thread, or on two
+  /// threads, the reading one building some series (per `Prebuilding`) or none.
+  enum Way: CaseIterable {
+    case wholeTree, eventByEvent, pipelined, pipelinedPrebuildingAll, pipelinedPrebuildingNone
+  }
+
   /// Firings (with ids) and warnings, built from the whole tree or event by event.
   private func outcome(_ bytes: [UInt8], _ name: String, eventByEvent: Bool) throws -> [String] {
+    try outcome(bytes, name, way: eventByEvent ? .eventByEvent : .wholeTree)
+  }
+
+  private func outcome(
+    _ bytes: [UInt8], _ name: String, way: Way, from: String = "19900101T000000Z"
+  ) throws -> [String] {
     let zone = try #require(TimeZoneRules(identifier: "America/New_York"))
-    var schedule: FiringSchedule
-    if eventByEvent {
-      schedule = FiringSchedule(defaultZone: zone, includeAcknowledged: true, workLimit: 20_000)
-      try schedule.read(bytes, file: name)
-    } else {
+    var schedule = FiringSchedule(defaultZone: zone, includeAcknowledged: true, workLimit: 20_000)
+    switch way {
+    case .eventByEvent:
+      try schedule.read(bytes, file: name, pipelined: false)
+    case .pipelined:
+      try schedule.read(bytes, file: name, pipelined: true)
+    case .pipelinedPrebuildingAll:
+      try schedule.read(bytes, file: name, pipelined: true, prebuilding: .always)
+    case .pipelinedPrebuildingNone:
+      try schedule.read(bytes, file: name, pipelined: true, prebuilding: .never)
+    case .wholeTree:
       schedule = FiringSchedule(
         inputs: [CalendarInput(name: name, components: try ICalendarReader.read(bytes))],
         defaultZone: zone, includeAcknowledged: true, workLimit: 20_000)
     }
     var lines = schedule.warnings.map(\.description)
     let late = schedule.firings(
-      from: try instant("19900101T000000Z"), to: try instant("20300101T000000Z"), limit: 20_000
+      from: try instant(from), to: try instant("20300101T000000Z"), limit: 20_000
     ) { lines.append("\($0.trigger) \($0.id) \($0.summary ?? "-")") }
     return lines + late.map(\.description)
   }
@@ -379,9 +398,10 @@ extension SchedulerTests {
         guard
           (try? ICalendarReader.read(bytes))?.contains(where: { $0.name == "VCALENDAR" }) == true
         else { continue }
-        #expect(
-          try outcome(bytes, name, eventByEvent: true)
-            == outcome(bytes, name, eventByEvent: false), "\(name)")
+        let expected = try outcome(bytes, name, way: .wholeTree)
+        for way in [Way.eventByEvent, .pipelinedPrebuildingAll] {
+          #expect(try outcome(bytes, name, way: way) == expected, "\(name) \(way)")
+        }
         compared += 1
       }
     }
@@ -445,9 +465,36 @@ extension SchedulerTests {
     ])
   func orderings(text: String) throws {
     let bytes = Array(text.utf8)
-    let streamed = try outcome(bytes, "o.ics", eventByEvent: true)
-    #expect(streamed == (try outcome(bytes, "o.ics", eventByEvent: false)))
-    #expect(streamed.contains { $0.contains("Z ") })
+    let expected = try outcome(bytes, "o.ics", way: .wholeTree)
+    #expect(expected.contains { $0.contains("Z ") })
+    for way in Way.allCases.dropFirst() {
+      #expect(try outcome(bytes, "o.ics", way: way) == expected, "\(way)")
+    }
+  }
+
+  @Test("a large calendar read on two threads, in batches, gives what one thread gives")
+  func largeCalendarOnTwoThreads() throws {
+    // 3,000 events in several calendars, with overrides before and after their masters,
+    // duplicate UIDs and a zone defined after events, so batches cross every case.
+    var text = ""
+    for calendar in 0..<3 {
+      text += "BEGIN:VCALENDAR\r\n" + (calendar == 1 ? "" : Self.zone)
+      for index in 0..<1_000 {
+        let uid = "e\(index % 900)"
+        if index % 97 == 0 {
+          text += Self.moved.replacingOccurrences(of: "UID:a", with: "UID:\(uid)")
+        }
+        text += Self.event(uid, start: "2027010\(index % 7 + 1)T0\(index % 10)0000")
+      }
+      text += (calendar == 1 ? Self.zone : "") + "END:VCALENDAR\r\n"
+    }
+    let bytes = Array(text.utf8)
+    let from = "20261201T000000Z"
+    let expected = try outcome(bytes, "big.ics", way: .wholeTree, from: from)
+    #expect(expected.count > 3_000)
+    for way in Way.allCases.dropFirst() {
+      #expect(try outcome(bytes, "big.ics", way: way, from: from) == expected, "\(way)")
+    }
   }
 
   @Test("a file that cannot be read adds nothing, and says why with its line")

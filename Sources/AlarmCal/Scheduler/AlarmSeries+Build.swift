@@ -153,27 +153,13 @@ struct SeriesBuilder {
   /// for ``finish(reading:)``, if it can be read again.
   mutating func add(_ item: consuming ICalComponent, source: Int? = nil) {
     guard item.name == "VEVENT" || item.name == "VTODO" else { return }
-    let uid = item.property("UID")?.text ?? ""
-    let slot: Int
-    if let known = slotOfUID[uid] {
-      slot = known
-    } else {
-      slot = slots.count
-      slots.append(Slot(uid: uid))
-      slotOfUID[uid] = slot
-    }
-    if item.property("RECURRENCE-ID") != nil {
+    let uid = item.property(uppercased: "UID")?.text ?? ""
+    let slot = slot(for: uid)
+    if item.property(uppercased: "RECURRENCE-ID") != nil {
       kept[slot, default: Kept()].overrides.append(item)
       return
     }
-    if slots[slot].hasMaster {
-      groupingWarnings.append(
-        SchedulerWarning(
-          file: file, line: item.line, uid: uid,
-          message: "a second component with this UID; only the first is used"))
-      return
-    }
-    slots[slot].hasMaster = true
+    guard takeMaster(slot, uid: uid, line: item.line) else { return }
     if let source, kept[slot] == nil {
       slots[slot].source = source
       slots[slot].built = series(master: item, uid: uid, overrides: [])
@@ -182,6 +168,61 @@ struct SeriesBuilder {
     } else {
       kept[slot, default: Kept()].master = item
     }
+  }
+
+  /// A master's series built ahead, by another builder with the same file and times, as if it
+  /// were the first component with its UID and had no overrides.
+  struct Prebuilt: @unchecked Sendable {
+    // @unchecked: the series is handed from the building thread to the one that keeps it and
+    // is never touched by the first again.
+    let uid: String
+    let line: Int?
+    let series: AlarmSeries?
+    let warnings: [SchedulerWarning]
+  }
+
+  /// Builds `item`'s series ahead when it is a master (no RECURRENCE-ID); nil otherwise.
+  mutating func prebuild(_ item: borrowing ICalComponent) -> Prebuilt? {
+    guard item.name == "VEVENT" || item.name == "VTODO",
+      item.property(uppercased: "RECURRENCE-ID") == nil
+    else { return nil }
+    let uid = item.property(uppercased: "UID")?.text ?? ""
+    let built = series(master: item, uid: uid, overrides: [])
+    defer { warnings = [] }
+    return Prebuilt(uid: uid, line: item.line, series: built, warnings: warnings)
+  }
+
+  /// Takes a master built ahead (``prebuild(_:)``), exactly as ``add(_:source:)`` takes the
+  /// component; if an override of its UID came first, the master is read again at the end.
+  mutating func add(_ prebuilt: Prebuilt, source: Int) {
+    let slot = slot(for: prebuilt.uid)
+    guard takeMaster(slot, uid: prebuilt.uid, line: prebuilt.line) else { return }
+    slots[slot].source = source
+    if kept[slot] == nil {
+      slots[slot].built = prebuilt.series
+      slots[slot].warnings = prebuilt.warnings
+    }
+  }
+
+  /// The slot of a UID, made when the UID is new.
+  private mutating func slot(for uid: String) -> Int {
+    if let known = slotOfUID[uid] { return known }
+    slots.append(Slot(uid: uid))
+    slotOfUID[uid] = slots.count - 1
+    return slots.count - 1
+  }
+
+  /// Marks the slot's master taken; false (with a warning) when it already has one.
+  private mutating func takeMaster(_ slot: Int, uid: String, line: Int?) -> Bool {
+    if slots[slot].hasMaster {
+      groupingWarnings.append(
+        SchedulerWarning(
+          file: file, line: line, uid: uid,
+          message: "a second component with this UID; only the first is used"))
+      return false
+    }
+    slots[slot].hasMaster = true
+    return true
   }
 
   /// The series, in the order their UIDs first appeared, and every warning; `reading` reads a
@@ -239,7 +280,9 @@ struct SeriesBuilder {
       warn(item, uid, "a line could not be read and is ignored (\(note))")
     }
     let isTask = item.name == "VTODO"
-    guard let anchorProperty = item.property("DTSTART") ?? (isTask ? item.property("DUE") : nil),
+    guard
+      let anchorProperty = item.property(uppercased: "DTSTART")
+        ?? (isTask ? item.property(uppercased: "DUE") : nil),
       let anchorValue = DateTimeValue(property: anchorProperty)
     else {
       warn(
@@ -257,15 +300,17 @@ struct SeriesBuilder {
       return nil
     }
     var rule: RecurrenceIterator?
-    let rules = item.properties(named: "RRULE")
-    if let ruleProperty = rules.first, item.property("RECURRENCE-ID") == nil {
-      if rules.count > 1 { warn(item, uid, "several RRULEs; only the first is used") }
+    let isOverride = item.property(uppercased: "RECURRENCE-ID") != nil
+    if let ruleProperty = item.property(uppercased: "RRULE"), !isOverride {
+      if item.properties.count(where: { $0.name == "RRULE" }) > 1 {
+        warn(item, uid, "several RRULEs; only the first is used")
+      }
       do {
         let parsed = try parsedRule(ruleProperty.value).get()
         rule = RecurrenceIterator(
           rule: parsed, start: placed.local, isDate: placed.isDate,
           until: parsed.until.flatMap { untilReading($0, placed: placed) }, workLimit: workLimit)
-        if let probeWarning = probe(ruleProperty.value, parsed, rule) {
+        if let probeWarning = probe(ruleProperty.value, parsed, rule, start: placed.local) {
           warn(item, uid, probeWarning)
         }
       } catch {
@@ -274,7 +319,7 @@ struct SeriesBuilder {
     }
     var excludedInstants = Set<Instant>()
     var excludedDates = Set<LocalDate>()
-    for exdate in item.properties(named: "EXDATE") {
+    for exdate in item.properties where exdate.name == "EXDATE" {
       for value in values(of: exdate, in: item, uid: uid) {
         if case .date(let date) = value {
           excludedDates.insert(date)
@@ -284,7 +329,7 @@ struct SeriesBuilder {
       }
     }
     var rdates: [RDateInstance] = []
-    for rdate in item.properties(named: "RDATE") where item.property("RECURRENCE-ID") == nil {
+    for rdate in item.properties where rdate.name == "RDATE" && !isOverride {
       for (value, end) in periods(of: rdate, in: item, uid: uid) {
         let local: LocalDateTime
         if case .date(let date) = value, placed.isDate {
@@ -303,7 +348,7 @@ struct SeriesBuilder {
       [:]
     var futureOverrides: [FutureOverride] = []
     for override in overrides {
-      guard let idProperty = override.property("RECURRENCE-ID"),
+      guard let idProperty = override.property(uppercased: "RECURRENCE-ID"),
         let idValue = DateTimeValue(property: idProperty),
         let recurrenceID = recurrenceID(of: idValue, seriesIsDate: placed.isDate)
       else {
@@ -311,14 +356,14 @@ struct SeriesBuilder {
         continue
       }
       let startValue =
-        override.property("DTSTART").flatMap(DateTimeValue.init(property:)) ?? idValue
+        override.property(uppercased: "DTSTART").flatMap(DateTimeValue.init(property:)) ?? idValue
       guard let overrideStart = times.place(startValue) else {
         warn(override, uid, "the override's time zone is unknown; the override is ignored")
         continue
       }
       let overrideTemplate = self.template(override, uid: uid, placed: overrideStart)
       overrideTable[recurrenceID] = (overrideStart, overrideTemplate)
-      if idProperty.parameter("RANGE")?.uppercased() == "THISANDFUTURE" {
+      if idProperty.parameter("RANGE")?.asciiUppercased == "THISANDFUTURE" {
         // Later instances move by the same wall-clock amount and take the override's properties.
         let original: LocalDateTime
         switch recurrenceID {
@@ -335,8 +380,8 @@ struct SeriesBuilder {
     let singles = singleFirings(item, uid: uid, template: template, placed: placed)
     let isCompletedTask =
       isTask
-      && (item.property("STATUS")?.value.uppercased() == "COMPLETED"
-        || item.property("COMPLETED") != nil)
+      && (item.property(uppercased: "STATUS")?.value.asciiUppercased == "COMPLETED"
+        || item.property(uppercased: "COMPLETED") != nil)
     let masterTemplate =
       isCompletedTask
       ? InstanceTemplate(
@@ -370,9 +415,17 @@ struct SeriesBuilder {
   }
 
   /// A warning when the rule can never produce an instance after DTSTART.
-  private func probe(_ text: String, _ rule: RecurrenceRule, _ iterator: RecurrenceIterator?)
-    -> String?
-  {
+  private func probe(
+    _ text: String, _ rule: RecurrenceRule, _ iterator: RecurrenceIterator?, start: LocalDateTime
+  ) -> String? {
+    // A weekly rule without an end whose only part is plain weekdays has an instance in every
+    // week (within a few candidates), so the copy need not be run: most calendars' rules.
+    if rule.frequency == .weekly, rule.count == nil, rule.until == nil,
+      !rule.hasByPartsBesidesDay, rule.byDay.allSatisfy({ $0.ordinal == nil }),
+      start.date.year < 9999, workLimit >= 1_000
+    {
+      return nil
+    }
     guard var copy = iterator else { return nil }
     _ = copy.next()  // DTSTART
     if copy.next() != nil { return nil }
@@ -398,7 +451,7 @@ struct SeriesBuilder {
     -> [(start: DateTimeValue, end: String?)]
   {
     let tzid = property.parameter("TZID")
-    let isDate = property.parameter("VALUE")?.uppercased() == "DATE"
+    let isDate = property.parameter("VALUE")?.asciiUppercased == "DATE"
     var result: [(start: DateTimeValue, end: String?)] = []
     for value in property.value.split(separator: ",", omittingEmptySubsequences: false) {
       let parts = value.split(separator: "/", maxSplits: 1).map(String.init)
@@ -438,11 +491,11 @@ struct SeriesBuilder {
   private mutating func template(_ item: ICalComponent, uid: String, placed: CalendarTimes.Placed)
     -> InstanceTemplate
   {
-    let cancelled = item.property("STATUS")?.value.uppercased() == "CANCELLED"
+    let cancelled = item.property(uppercased: "STATUS")?.value.asciiUppercased == "CANCELLED"
     var length = InstanceLength.exact(seconds: 0)
     let endName = item.name == "VTODO" ? "DUE" : "DTEND"
     if placed.isDate { length = .days(1) }
-    if item.property("DTSTART") != nil, let endProperty = item.property(endName) {
+    if item.property(uppercased: "DTSTART") != nil, let endProperty = item.property(endName) {
       if let end = DateTimeValue(property: endProperty) {
         if case .date(let endDate) = end, placed.isDate {
           length = .days(endDate.daysSince1970 - placed.local.date.daysSince1970)
@@ -452,14 +505,14 @@ struct SeriesBuilder {
       } else {
         warn(item, uid, "\(endName) \(quoted(endProperty.value)) cannot be read; it is ignored")
       }
-    } else if let text = item.property("DURATION")?.value {
+    } else if let text = item.property(uppercased: "DURATION")?.value {
       if let duration = ICalDuration(text) {
         length = .duration(duration)
       } else {
         warn(item, uid, "DURATION \(quoted(text)) cannot be read; it is ignored")
       }
     }
-    let lastAck = item.property("X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
+    let lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
       .flatMap { times.instant($0) }
     var alarms: [AlarmDefinition] = []
     for (index, valarm) in item.components(named: "VALARM").enumerated() {
@@ -468,25 +521,26 @@ struct SeriesBuilder {
       }
     }
     return InstanceTemplate(
-      summary: item.property("SUMMARY")?.text, alarms: alarms, cancelled: cancelled, length: length)
+      summary: item.property(uppercased: "SUMMARY")?.text, alarms: alarms, cancelled: cancelled,
+      length: length)
   }
 
   private mutating func alarmDefinition(
     _ valarm: ICalComponent, index: Int, item: ICalComponent, uid: String, lastAck: Instant?
   ) -> AlarmDefinition? {
-    let action = valarm.property("ACTION")?.value.uppercased() ?? ""
+    let action = valarm.property(uppercased: "ACTION")?.value.asciiUppercased ?? ""
     // ACTION:NONE never rings: alarmcal's disabled alarms and Apple's "no alert" placeholders.
     if action == "NONE" { return nil }
     if action.isEmpty {
       warn(item, uid, "a VALARM without ACTION is ignored")
       return nil
     }
-    guard let triggerProperty = valarm.property("TRIGGER") else {
+    guard let triggerProperty = valarm.property(uppercased: "TRIGGER") else {
       warn(item, uid, "a VALARM without TRIGGER is ignored")
       return nil
     }
     let trigger: AlarmDefinition.Trigger
-    if triggerProperty.parameter("VALUE")?.uppercased() == "DATE-TIME" {
+    if triggerProperty.parameter("VALUE")?.asciiUppercased == "DATE-TIME" {
       guard let value = DateTimeValue(text: triggerProperty.value),
         let instant = times.instant(value)
       else {
@@ -503,8 +557,8 @@ struct SeriesBuilder {
           "TRIGGER \(quoted(triggerProperty.value)) is not a duration; the alarm is ignored")
         return nil
       }
-      let fromEnd = triggerProperty.parameter("RELATED")?.uppercased() == "END"
-      if !fromEnd, item.name == "VTODO", item.property("DTSTART") == nil {
+      let fromEnd = triggerProperty.parameter("RELATED")?.asciiUppercased == "END"
+      if !fromEnd, item.name == "VTODO", item.property(uppercased: "DTSTART") == nil {
         warn(
           item, uid, "TRIGGER relative to the start of a task without DTSTART; the alarm is ignored"
         )
@@ -514,12 +568,12 @@ struct SeriesBuilder {
     }
     var repeatCount = 0
     var interval = ICalDuration.zero
-    let repeatText = valarm.property("REPEAT")?.value
+    let repeatText = valarm.property(uppercased: "REPEAT")?.value
     if let repeatText, Int(repeatText) == nil {
       warn(item, uid, "REPEAT \(quoted(repeatText)) is not an integer; the alarm rings once")
     }
     if let text = repeatText, let count = Int(text), count > 0 {
-      if let durationText = valarm.property("DURATION")?.value,
+      if let durationText = valarm.property(uppercased: "DURATION")?.value,
         let duration = ICalDuration(durationText),
         !duration.isNegative, duration.days > 0 || duration.seconds > 0
       {
@@ -529,10 +583,12 @@ struct SeriesBuilder {
         warn(item, uid, "REPEAT without a positive DURATION; the alarm rings once")
       }
     }
-    let acknowledged = valarm.property("ACKNOWLEDGED").flatMap { DateTimeValue(property: $0) }
-      .flatMap { times.instant($0) }
+    let acknowledged = valarm.property(uppercased: "ACKNOWLEDGED").flatMap {
+      DateTimeValue(property: $0)
+    }
+    .flatMap { times.instant($0) }
     let ack = [acknowledged, lastAck].compactMap { $0 }.max()
-    let key = valarm.property("UID")?.text ?? "#\(index)"
+    let key = valarm.property(uppercased: "UID")?.text ?? "#\(index)"
     return AlarmDefinition(
       action: action, trigger: trigger, repeatCount: repeatCount, repeatInterval: interval,
       acknowledged: ack, key: key)
@@ -543,7 +599,7 @@ struct SeriesBuilder {
     _ item: ICalComponent, uid: String, template: InstanceTemplate, placed: CalendarTimes.Placed
   ) -> [Firing] {
     var result: [Firing] = []
-    let lastAck = item.property("X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
+    let lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
       .flatMap { times.instant($0) }
     for alarm in template.alarms {
       guard case .absolute(let instant) = alarm.trigger else { continue }
@@ -555,7 +611,10 @@ struct SeriesBuilder {
             eventStart: placed.instant, summary: template.summary, alarm: alarm, repeatIndex: k))
       }
     }
-    for property in item.properties where property.name.hasPrefix("X-MOZ-SNOOZE-TIME") {
+    for property in item.properties
+    where property.name.utf8.first == UInt8(ascii: "X")
+      && property.name.hasPrefix("X-MOZ-SNOOZE-TIME")
+    {
       guard let value = DateTimeValue(property: property), let instant = times.instant(value) else {
         continue
       }

@@ -29,7 +29,7 @@ public struct FiringSchedule {
   public let includeAcknowledged: Bool
   private var series: [AlarmSeries] = []
   /// How many files were read.
-  private var fileCount = 0
+  var fileCount = 0
   /// Whether ``AlarmSeries/rank`` numbers the series as they are now.
   private var ranked = false
   /// Problems found while reading the calendars.
@@ -78,43 +78,7 @@ public struct FiringSchedule {
     fileCount = inputs.count
   }
 
-  /// Reads one calendar file's text (UTF-8) and adds its series, building each event's series
-  /// as soon as the event is read, so a large file's tree never sits in memory whole. Nothing of
-  /// the file is added when it cannot be read.
-  public mutating func read(_ bytes: [UInt8], file name: String) throws(ICalendarSyntaxError) {
-    let fileIndex = fileCount
-    var calendars: [Int: CalendarStream] = [:]
-    let roots = try ICalendarReader.read(bytes) { child, source, calendar in
-      guard source.rootName == "VCALENDAR" else { return nil }
-      switch child.name {
-      case "VTIMEZONE":
-        return child
-      case "VEVENT", "VTODO":
-        calendars[
-          source.rootIndex,
-          default: CalendarStream(
-            calendar: calendar, source: source, file: name, fileIndex: fileIndex,
-            defaultZone: defaultZone,
-            workLimit: workLimit)
-        ].add(child, source: source)
-        return nil
-      default:
-        return nil
-      }
-    }
-    guard roots.contains(where: { $0.name == "VCALENDAR" }) else {
-      throw ICalendarSyntaxError(
-        line: roots.first?.line ?? 1,
-        message: "no VCALENDAR component: this is not an iCalendar file")
-    }
-    for index in calendars.keys.sorted() {
-      guard let calendar = calendars.removeValue(forKey: index) else { continue }
-      add(calendar.finish(bytes, calendar: roots[index], defaultZone: defaultZone))
-    }
-    fileCount += 1
-  }
-
-  private mutating func add(_ built: (series: [AlarmSeries], warnings: [SchedulerWarning])) {
+  mutating func add(_ built: (series: [AlarmSeries], warnings: [SchedulerWarning])) {
     series += built.series
     warnings += built.warnings
     ranked = false
@@ -205,64 +169,5 @@ public struct FiringSchedule {
       }
     }
     return found
-  }
-}
-
-/// One VCALENDAR being read event by event: its series are built with the time zones known
-/// when its first event arrived, and built again from the text if the calendar defines more
-/// zones (or names its own zone) after that.
-private struct CalendarStream {
-  var builder: SeriesBuilder
-  /// The VTIMEZONEs and X-WR-TIMEZONE the builder's times were made from.
-  let zoneCount: Int
-  let calendarZone: String?
-  let rootName: String
-  let rootIndex: Int
-  /// Where every event lies in the text, for reading it again.
-  var sources: [(range: Range<Int>, line: Int)] = []
-
-  init(
-    calendar: ICalComponent, source: ChildSource, file: String, fileIndex: Int,
-    defaultZone: TimeZoneRules, workLimit: Int
-  ) {
-    builder = SeriesBuilder(
-      file: file, fileIndex: fileIndex,
-      times: CalendarTimes(calendar: calendar, defaultZone: defaultZone), workLimit: workLimit)
-    zoneCount = calendar.components(named: "VTIMEZONE").count
-    calendarZone = calendar.calendarTimeZone
-    rootName = source.rootName
-    rootIndex = source.rootIndex
-  }
-
-  mutating func add(_ child: consuming ICalComponent, source: ChildSource) {
-    sources.append((source.range, source.line))
-    builder.add(child, source: sources.count - 1)
-  }
-
-  /// The series and warnings, once `calendar` (with its VTIMEZONEs) has been read whole.
-  consuming func finish(_ bytes: [UInt8], calendar: ICalComponent, defaultZone: TimeZoneRules)
-    -> (series: [AlarmSeries], warnings: [SchedulerWarning])
-  {
-    let (sources, rootName, rootIndex) = (sources, rootName, rootIndex)
-    let read = { (number: Int) in
-      ICalendarReader.readChild(
-        bytes,
-        from: ChildSource(
-          range: sources[number].range, line: sources[number].line, rootName: rootName,
-          rootIndex: rootIndex))
-    }
-    guard calendar.components(named: "VTIMEZONE").count == zoneCount,
-      calendar.calendarTimeZone == calendarZone
-    else {
-      var again = SeriesBuilder(
-        file: builder.file, fileIndex: builder.fileIndex,
-        times: CalendarTimes(calendar: calendar, defaultZone: defaultZone),
-        workLimit: builder.workLimit)
-      for number in sources.indices {
-        if let child = read(number) { again.add(child) }
-      }
-      return again.finish { _ in nil }
-    }
-    return builder.finish(reading: read)
   }
 }

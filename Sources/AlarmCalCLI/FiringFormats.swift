@@ -18,6 +18,9 @@ struct FiringPrinter {
   private var count = 0
   /// Output is gathered and written in blocks: one write per firing would cost a system call each.
   private let pendingOutput = ByteBuffer(capacity: 1 << 17)
+  /// Timestamps of UTC and of the display zone, each remembering its last day's digits.
+  private var utcClock = ReadingWriter()
+  private var localClock = ReadingWriter()
 
   init(format: FiringFormat, zone: TimeZoneRules, now: Instant, colour: Bool, sink: any TextSink) {
     self.format = format
@@ -63,7 +66,7 @@ struct FiringPrinter {
   /// The JSON object of one firing, compact, written straight into the output: `trigger`,
   /// `local`, `uid`, `recurrenceId`, `eventStart`, `summary`, `action`, `repeat`,
   /// `acknowledged`, `file` and `id`, in that order.
-  func writeJSON(_ firing: Firing, to output: ByteBuffer) {
+  mutating func writeJSON(_ firing: Firing, to output: ByteBuffer) {
     // Keys and punctuation (134 bytes), timestamps, the id, the integer and a DATE recurrence id
     // (escaped as a string) take under 330 bytes; 400 leaves a margin. Strings take their own.
     var room = 400 + JSONCursor.maximumLength(of: firing.uid)
@@ -71,7 +74,7 @@ struct FiringPrinter {
     if let summary = firing.summary { room += JSONCursor.maximumLength(of: summary) }
     output.appendJSON(maximumCount: room) { json in
       json.literal(#"{"trigger":""#)
-      json.ascii(count: Instant.descriptionLength, firing.trigger.writeDescription)
+      json.ascii(count: Instant.descriptionLength) { writeUTC(firing.trigger, to: $0) }
       json.literal(#"","local":""#)
       json.ascii(count: Self.localISOLength) { writeLocalISO(firing.trigger, to: $0) }
       json.literal(#"","uid":"#)
@@ -80,13 +83,13 @@ struct FiringPrinter {
       switch firing.recurrenceID {
       case .instant(let instant):
         json.literal("\"")
-        json.ascii(count: Instant.descriptionLength, instant.writeDescription)
+        json.ascii(count: Instant.descriptionLength) { writeUTC(instant, to: $0) }
         json.literal("\"")
       case .date(let date): json.string(date.description)
       case nil: json.literal("null")
       }
       json.literal(#","eventStart":""#)
-      json.ascii(count: Instant.descriptionLength, firing.eventStart.writeDescription)
+      json.ascii(count: Instant.descriptionLength) { writeUTC(firing.eventStart, to: $0) }
       json.literal(#"","summary":"#)
       if let summary = firing.summary { json.string(summary) } else { json.literal("null") }
       json.literal(#","action":"#)
@@ -97,7 +100,7 @@ struct FiringPrinter {
       json.literal(#","file":"#)
       json.string(firing.file)
       json.literal(#","id":""#)
-      json.ascii(count: Firing.idLength, firing.writeID)
+      json.ascii(count: Firing.idLength) { firing.writeID(to: $0, clock: &utcClock) }
       json.literal(#""}"#)
     }
   }
@@ -111,14 +114,20 @@ struct FiringPrinter {
     flush()
   }
 
+  /// Stores ``Instant/description``'s bytes at `start`.
+  private mutating func writeUTC(_ instant: Instant, to start: UnsafeMutablePointer<UInt8>) {
+    utcClock.write(secondsSince1970: instant.secondsSince1970, to: start)
+    start[LocalDateTime.descriptionLength] = UInt8(ascii: "Z")
+  }
+
   /// The length of ``writeLocalISO(_:to:)``'s text.
   static let localISOLength = LocalDateTime.descriptionLength + 6
 
   /// Stores ISO 8601 in the display zone with its offset, e.g. `2026-12-03T07:00:00+01:00` (an
   /// offset's seconds, found only in zones' local mean times, are left out).
-  func writeLocalISO(_ instant: Instant, to start: UnsafeMutablePointer<UInt8>) {
+  mutating func writeLocalISO(_ instant: Instant, to start: UnsafeMutablePointer<UInt8>) {
     let offset = zone.offset(at: instant)
-    instant.utc.adding(seconds: Int64(offset)).writeDescription(to: start)
+    localClock.write(secondsSince1970: instant.secondsSince1970 + Int64(offset), to: start)
     let magnitude = abs(offset)
     let hours = magnitude / 3600 % 100
     let minutes = magnitude / 60 % 60

@@ -19,6 +19,12 @@ extension AlarmSeries {
   /// Windows must be asked for in increasing order: instances before a window are forgotten.
   func firings(in window: Range<Instant>) -> [Firing] {
     var result: [Firing] = []
+    appendFirings(in: window, to: &result)
+    return result
+  }
+
+  /// Appends ``firings(in:)`` to `result`, without an array of its own.
+  func appendFirings(in window: Range<Instant>, to result: inout [Firing]) {
     let identity = (file, fileIndex, uid)
     for single in singles where window.contains(single.trigger) { result.append(single) }
     // Instances whose firings can reach the window: start within the offsets' reach, plus the
@@ -55,7 +61,6 @@ extension AlarmSeries {
         zone: override.start.zone, recurrenceID: id, into: &result, window: window,
         identity: identity)
     }
-    return result
   }
 
   private func append(

@@ -34,13 +34,26 @@ public struct Firing: Equatable, Sendable {
 
   /// Stores ``id``'s 36 ASCII bytes at `start`, for output written straight into memory.
   public func writeID(to start: UnsafeMutablePointer<UInt8>) {
+    var clock = ReadingWriter()
+    writeID(to: start, clock: &clock)
+  }
+
+  /// ``writeID(to:)`` with a writer that remembers the last day it wrote (a printer writing
+  /// firings in time order passes the same one each time).
+  public func writeID(to start: UnsafeMutablePointer<UInt8>, clock: inout ReadingWriter) {
     // The hash of the UTF-8 of uid NUL recurrence-id NUL alarm-key NUL repeat-index, fed piece
     // by piece: ids are promised stable, so these bytes must never change.
     var hasher = AlarmIdentifier.Hasher()
     hasher.add(uid)
     hasher.add(0)
     switch recurrenceID {
-    case .instant(let instant): instant.withDescription { hasher.add($0) }
+    case .instant(let instant):
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Instant.descriptionLength) {
+        guard let start = $0.baseAddress else { return }
+        clock.write(secondsSince1970: instant.secondsSince1970, to: start)
+        start[LocalDateTime.descriptionLength] = UInt8(ascii: "Z")
+        hasher.add(UnsafeBufferPointer($0))
+      }
     case .date(let date): hasher.add(date.description)
     case nil: break
     }

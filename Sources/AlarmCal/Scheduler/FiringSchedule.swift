@@ -121,12 +121,19 @@ public struct FiringSchedule {
       if rate * Double(span) > crowd { span = max(60, Int64(crowd / rate)) }
       let windowEnd = min(windowStart.adding(seconds: span), end)
       var batch: [Firing] = []
-      var ranks: [Int] = []
+      // Sort keys: the trigger, the series' rank (file, then UID), and the firing's place in
+      // `batch`. Nearly every comparison is decided by the first two; sorting these small
+      // values moves no firings with their strings.
+      var keys: [FiringKey] = []
       for item in active {
         let wasStopped = item.stoppedByWorkLimit
-        let fired = item.firings(in: windowStart..<windowEnd)
-        batch += fired
-        ranks += repeatElement(item.rank, count: fired.count)
+        let first = batch.count
+        item.appendFirings(in: windowStart..<windowEnd, to: &batch)
+        for index in first..<batch.count where includeAcknowledged || !batch[index].acknowledged {
+          keys.append(
+            FiringKey(
+              trigger: batch[index].trigger.secondsSince1970, rank: item.rank, index: index))
+        }
         if item.stoppedByWorkLimit, !wasStopped, !item.warnedAboutWork {
           item.warnedAboutWork = true
           found.append(
@@ -136,20 +143,14 @@ public struct FiringSchedule {
                 "stopped after \(workLimit) recurrence candidates; later instances are not listed"))
         }
       }
-      // Sorting positions moves small integers, not firings with their strings; nearly every
-      // comparison is decided by the trigger or the series' rank (``Firing/precedes(_:_:)``'s
-      // file and UID) alone.
-      let triggers = batch.map(\.trigger.secondsSince1970)
-      var order = batch.indices.filter { includeAcknowledged || !batch[$0].acknowledged }
-      order.sort { a, b in
-        if triggers[a] != triggers[b] { return triggers[a] < triggers[b] }
-        if ranks[a] != ranks[b] { return ranks[a] < ranks[b] }
-        return Firing.precedes(batch[a], batch[b])
+      keys.sort { a, b in
+        if a.trigger != b.trigger { return a.trigger < b.trigger }
+        if a.rank != b.rank { return a.rank < b.rank }
+        return Firing.precedes(batch[a.index], batch[b.index])
       }
-      for index in order {
-        let firing = batch[index]
+      for key in keys {
         if let limit, emitted >= limit { return found }
-        emit(firing)
+        emit(batch[key.index])
         emitted += 1
       }
       if let limit, emitted >= limit { return found }
@@ -159,15 +160,22 @@ public struct FiringSchedule {
       // series a call and a look at a day of instances either side, so a window should hold a
       // few firings per series: with 10,000 weekly series, one-day windows made a year's
       // firings cost twice the time of four-day ones.
-      if order.count < 1_000 {
+      if keys.count < 1_000 {
         span = min(span * 4, 366 * 86_400)
-      } else if order.count < 4 * active.count {
+      } else if keys.count < 4 * active.count {
         span = min(span * 2, 366 * 86_400)
-      } else if order.count > max(50_000, 16 * active.count) {
+      } else if keys.count > max(50_000, 16 * active.count) {
         // Crowded by dense rules, not by many series.
         span = max(span / 4, 60)
       }
     }
     return found
   }
+}
+
+/// Where a firing goes in a window's order: by trigger, then by its series' rank.
+private struct FiringKey {
+  let trigger: Int64
+  let rank: Int
+  let index: Int
 }

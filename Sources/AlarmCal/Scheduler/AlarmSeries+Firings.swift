@@ -15,15 +15,9 @@ struct FutureOverride {
 }
 
 extension AlarmSeries {
-  /// Every firing with `window.lowerBound <= trigger < window.upperBound`, in no particular order.
-  /// Windows must be asked for in increasing order: instances before a window are forgotten.
-  func firings(in window: Range<Instant>) -> [Firing] {
-    var result: [Firing] = []
-    appendFirings(in: window, to: &result)
-    return result
-  }
-
-  /// Appends ``firings(in:)`` to `result`, without an array of its own.
+  /// Appends every firing with `window.lowerBound <= trigger < window.upperBound` to `result`,
+  /// in no particular order. Windows must be asked for in increasing order: instances before a
+  /// window are forgotten.
   func appendFirings(in window: Range<Instant>, to result: inout [Firing]) {
     let identity = (file, fileIndex, uid)
     for single in singles where window.contains(single.trigger) { result.append(single) }

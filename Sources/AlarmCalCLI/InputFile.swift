@@ -36,7 +36,11 @@ enum InputFile {
         throw ReadError(message: "\(path): cannot be read (permission denied?)")
       }
       defer { try? handle.close() }
-      bytes = readBytes(from: handle, upTo: maximumBytes + 1)
+      if status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 {
+        bytes = readFile(handle, size: Int(status.st_size), upTo: maximumBytes + 1)
+      } else {
+        bytes = readBytes(from: handle, upTo: maximumBytes + 1)
+      }
     }
     if bytes.count > maximumBytes { throw tooLarge(path == "-" ? "<stdin>" : path, maximumBytes) }
     return bytes
@@ -47,6 +51,26 @@ enum InputFile {
       message:
         "\(name): larger than the \(SizeText.format(maximumBytes)) input limit (--max-file-size raises it)"
     )
+  }
+
+  /// At most `count` bytes of a regular file of `size` bytes, read straight into an array of
+  /// that size (a 30 MB calendar is not copied from chunks into an array that doubles), then
+  /// in chunks should the file have grown.
+  private static func readFile(_ handle: FileHandle, size: Int, upTo count: Int) -> [UInt8] {
+    let capacity = min(size, count)
+    var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, filled in
+      filled = 0
+      while filled < capacity, let base = buffer.baseAddress {
+        let got = Foundation.read(handle.fileDescriptor, base + filled, capacity - filled)
+        if got < 0 && errno == EINTR { continue }
+        guard got > 0 else { break }
+        filled += got
+      }
+    }
+    if bytes.count == capacity, bytes.count < count {
+      bytes += readBytes(from: handle, upTo: count - bytes.count)
+    }
+    return bytes
   }
 
   /// At most `count` bytes from `handle`, read in chunks until the end of its data.
@@ -93,6 +117,42 @@ enum InputFile {
   /// The text of UTF-8 bytes, or the line of the first byte that is not UTF-8.
   static func utf8Text(_ bytes: [UInt8]) -> Result<String, NotUTF8> {
     if let text = String(validating: bytes, as: UTF8.self) { return .success(text) }
+    return .failure(NotUTF8(line: firstLineNotUTF8(bytes)))
+  }
+
+  /// Where the first byte that is not UTF-8 is, or nil when all are; without making a String
+  /// of them. ASCII is skipped eight bytes at a time; each run of other bytes must be
+  /// UTF-8 on its own, since no multi-byte sequence holds an ASCII byte.
+  static func checkUTF8(_ bytes: [UInt8]) -> NotUTF8? {
+    let valid = bytes.withUnsafeBufferPointer { buffer -> Bool in
+      guard let base = buffer.baseAddress else { return true }
+      let count = buffer.count
+      var index = 0
+      while index < count {
+        if index + 8 <= count {
+          let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+          if word & 0x8080_8080_8080_8080 == 0 {
+            index += 8
+            continue
+          }
+        }
+        guard base[index] >= 0x80 else {
+          index += 1
+          continue
+        }
+        var end = index
+        while end < count && base[end] >= 0x80 { end += 1 }
+        let run = UnsafeBufferPointer(start: base + index, count: end - index)
+        if String(validating: run, as: UTF8.self) == nil { return false }
+        index = end
+      }
+      return true
+    }
+    return valid ? nil : NotUTF8(line: firstLineNotUTF8(bytes))
+  }
+
+  /// The line of the first byte that is not UTF-8 (the last line when all are).
+  private static func firstLineNotUTF8(_ bytes: [UInt8]) -> Int {
     var line = 1
     var index = 0
     while index < bytes.count {
@@ -103,16 +163,16 @@ enum InputFile {
       case 0xC2...0xDF: length = 2
       case 0xE0...0xEF: length = 3
       case 0xF0...0xF4: length = 4
-      default: return .failure(NotUTF8(line: line))
+      default: return line
       }
       let end = index + length
       guard end <= bytes.count,
         String(validating: bytes[index..<end], as: UTF8.self) != nil
-      else { return .failure(NotUTF8(line: line)) }
+      else { return line }
       if byte == UInt8(ascii: "\n") { line += 1 }
       index = end
     }
-    return .failure(NotUTF8(line: line))
+    return line
   }
 }
 

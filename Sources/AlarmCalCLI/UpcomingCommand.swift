@@ -91,7 +91,7 @@ enum UpcomingCommand {
         failed = true
         continue
       }
-      if case .failure(let failure) = InputFile.utf8Text(bytes) {
+      if let failure = InputFile.checkUTF8(bytes) {
         err.write(
           "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
         )

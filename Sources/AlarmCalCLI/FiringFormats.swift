@@ -17,7 +17,7 @@ struct FiringPrinter {
   let sink: any TextSink
   private var count = 0
   /// Output is gathered and written in blocks: one write per firing would cost a system call each.
-  private let pendingOutput = ByteBuffer(capacity: 1 << 17)
+  private let pendingOutput = ByteBuffer(capacity: 1 << 20)
   /// Timestamps of UTC and of the display zone, each remembering its last day's digits.
   private var utcClock = ReadingWriter()
   private var localClock = ReadingWriter()
@@ -40,7 +40,7 @@ struct FiringPrinter {
   }
 
   private func flushWhenFull() {
-    if pendingOutput.count >= 1 << 16 { flush() }
+    if pendingOutput.count >= 1 << 19 { flush() }
   }
 
   /// Writes what has been gathered.

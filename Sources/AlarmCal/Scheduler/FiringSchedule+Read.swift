@@ -7,8 +7,9 @@ extension FiringSchedule {
   /// the file is added when it cannot be read.
   ///
   /// With `pipelined` (the default for files of a megabyte or more) one thread reads the text
-  /// into components while the calling thread builds their series, in the same order as
-  /// reading and building in turn: the result is the same either way.
+  /// into components while the calling thread builds their series, and the reading thread
+  /// builds some series itself whenever the builder falls behind. Series and warnings come out
+  /// as reading and building in turn would give them.
   public mutating func read(
     _ bytes: [UInt8], file name: String, pipelined: Bool? = nil
   ) throws(ICalendarSyntaxError) {
@@ -88,18 +89,8 @@ private struct Prebuilder {
   let workLimit: Int
   let choice: Prebuilding
   var consumerIsBehind = false
-  private var builders: [Int: SeriesBuilder] = [:]
-
-  init(
-    file: String, fileIndex: Int, defaultZone: TimeZoneRules, workLimit: Int,
-    choice: Prebuilding
-  ) {
-    self.file = file
-    self.fileIndex = fileIndex
-    self.defaultZone = defaultZone
-    self.workLimit = workLimit
-    self.choice = choice
-  }
+  /// A builder per calendar (by its position among the file's top-level components).
+  var builders: [Int: SeriesBuilder] = [:]
 
   /// The event as it is, or with its series built in place of its component.
   mutating func offer(_ event: EventRead) -> EventRead {
@@ -150,14 +141,8 @@ private struct CalendarStreams {
   let fileIndex: Int
   let defaultZone: TimeZoneRules
   let workLimit: Int
-  private var streams: [Int: CalendarStream] = [:]
-
-  init(file: String, fileIndex: Int, defaultZone: TimeZoneRules, workLimit: Int) {
-    self.file = file
-    self.fileIndex = fileIndex
-    self.defaultZone = defaultZone
-    self.workLimit = workLimit
-  }
+  /// Each calendar's stream, by its position among the file's top-level components.
+  var streams: [Int: CalendarStream] = [:]
 
   mutating func add(_ event: EventRead) {
     let source = event.source

@@ -310,7 +310,16 @@ private struct RecordDecoder {
   /// CRLF becomes LF (TEXT has one line-break escape), so labels survive a round trip; other
   /// control characters are refused, as RFC 5545 §3.3.11 does not allow them in TEXT.
   static func normalizedLabel(_ text: String) -> String {
-    text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+    // Most labels start and end with a visible ASCII character and hold no CR: nothing to do,
+    // and Foundation's replacing and trimming cost 35,000 instructions a label.
+    let utf8 = text.utf8
+    if let first = utf8.first, let last = utf8.last, (0x21...0x7E).contains(first),
+      (0x21...0x7E).contains(last), !utf8.contains(0x0D)
+    {
+      return text
+    }
+    let lines = text.replacingOccurrences(of: "\r\n", with: "\n")
+    return lines.replacingOccurrences(of: "\r", with: "\n")
       .trimmingCharacters(in: .whitespacesAndNewlines)
   }
 

@@ -15,6 +15,23 @@ import Testing
     return failure.problems.map(\.description)
   }
 
+  @Test(
+    "labels are trimmed and CR becomes LF exactly as Foundation's trimming and replacing do, fast path or not",
+    arguments: [
+      "Wake", "a", "Wake up\r\nnow", "a\rb", " padded ", "\u{00A0}nbsp", "nbsp\u{00A0}",
+      "x\u{2028}", "\u{3000}ideo", "é", "Café", "tab\t", "\nlead", "two\n\nlines", "🕰",
+    ])
+  func labels(label: String) throws {
+    let escaped = label.unicodeScalars.map {
+      $0.value < 0x20 ? String(format: "\\u%04X", $0.value) : String($0)
+    }.joined()
+    let json = #"{"alarms": [{"time": "07:00", "label": "\#(escaped)"}]}"#
+    let alarm = try #require(try read(json).get().first)
+    let expected = label.replacingOccurrences(of: "\r\n", with: "\n")
+      .replacingOccurrences(of: "\r", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(alarm.label == expected)
+  }
+
   @Test("the sample alarm list reads with file-level and per-alarm zones")
   func sample() throws {
     let bytes = try [UInt8](Data(contentsOf: samplesFolder.appendingPathComponent("alarms.json")))

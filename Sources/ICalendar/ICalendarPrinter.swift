@@ -1,4 +1,5 @@
 internal import CLibical
+import Foundation
 
 /// Why a component could not be turned into iCalendar text.
 public struct ICalendarPrintError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -42,7 +43,33 @@ public enum ICalendarPrinter {
       endLine = own.utf8.index(after: lastBreak)
     }
     text += own[..<endLine]
-    for child in component.components { try append(child, to: &text) }
+    let children = component.components
+    if children.count >= 2_048 {
+      // A calendar of thousands of events: the second half is printed on another thread while
+      // this one prints the first (libical keeps its buffers and errors per thread).
+      let half = children.count / 2
+      let second = SecondHalf()
+      let printer = Thread {
+        let printed = Result { () throws(ICalendarPrintError) -> String in
+          var text = ""
+          for child in children[half...] { try append(child, to: &text) }
+          return text
+        }
+        second.finish(printed)
+      }
+      printer.stackSize = 1 << 22
+      printer.start()
+      let first = Result { () throws(ICalendarPrintError) -> String in
+        var text = ""
+        for child in children[..<half] { try append(child, to: &text) }
+        return text
+      }
+      let rest = second.wait()
+      text += try first.get()
+      text += try rest.get()
+    } else {
+      for child in children { try append(child, to: &text) }
+    }
     text += own[endLine...]
   }
 
@@ -88,5 +115,28 @@ public enum ICalendarPrinter {
       line += needsQuotes ? "\"\(parameter.value)\"" : parameter.value
     }
     return line + ":" + property.value
+  }
+}
+
+/// The text of the second half of a calendar's children, printed on another thread.
+///
+/// `@unchecked Sendable`: `result` is written once by the printing thread and read by the
+/// waiting one, both while holding `condition` (a pthread mutex and condition variable).
+private final class SecondHalf: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var result: Result<String, ICalendarPrintError>?
+
+  func finish(_ printed: Result<String, ICalendarPrintError>) {
+    condition.lock()
+    defer { condition.unlock() }
+    result = printed
+    condition.broadcast()
+  }
+
+  func wait() -> Result<String, ICalendarPrintError> {
+    condition.lock()
+    defer { condition.unlock() }
+    while result == nil { condition.wait() }
+    return result ?? .success("")
   }
 }

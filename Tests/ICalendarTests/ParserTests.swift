@@ -10,6 +10,45 @@ import Testing
     return try String(contentsOf: url, encoding: .utf8)
   }
 
+  @Test("a calendar of thousands of events prints as its own lines around each event printed alone")
+  func printsManyEvents() throws {
+    func event(_ index: Int) -> ICalComponent {
+      ICalComponent(
+        "VEVENT",
+        properties: [
+          ICalProperty("UID", "e\(index)"), ICalProperty("DTSTAMP", "20260101T000000Z"),
+          ICalProperty("DTSTART", "20270101T0900\(index % 6)0Z"),
+          .text("SUMMARY", "Event \(index), a label long enough to be folded at 75 octets"),
+        ])
+    }
+    let head = [ICalProperty("VERSION", "2.0"), ICalProperty("PRODID", "-//t//t//EN")]
+    for count in [2_047, 3_001] {
+      let events = (0..<count).map(event)
+      let whole = try ICalendarPrinter.print(
+        ICalComponent("VCALENDAR", properties: head, components: events))
+      let own = try ICalendarPrinter.print(ICalComponent("VCALENDAR", properties: head))
+      let end = "END:VCALENDAR\r\n"
+      #expect(own.hasSuffix(end))
+      var expected = String(own.dropLast(end.count))
+      for event in events { expected += try ICalendarPrinter.print(event) }
+      expected += end
+      #expect(whole == expected, "\(count) events")
+    }
+    // A property libical refuses is reported, the first in document order when there are two,
+    // whichever half of the events it is in.
+    for bad in [[2_900], [10, 2_900]] {
+      var events = (0..<3_001).map(event)
+      for index in bad { events[index].properties[2] = ICalProperty("DTSTART", "bad-\(index)") }
+      do {
+        _ = try ICalendarPrinter.print(
+          ICalComponent("VCALENDAR", properties: head, components: events))
+        Issue.record("a refused property was printed")
+      } catch {
+        #expect(error.contentLine == "DTSTART:bad-\(bad[0])")
+      }
+    }
+  }
+
   @Test("components carry the physical line of their BEGIN, folded lines counted")
   func lineNumbers() throws {
     let calendars = try ICalendarParser.parse(try fixture("lines.ics"))

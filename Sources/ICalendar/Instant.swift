@@ -36,14 +36,6 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
     start[LocalDateTime.descriptionLength] = UInt8(ascii: "Z")
   }
 
-  /// Calls `body` with ``description``'s bytes, kept on the stack.
-  public func withDescription<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.descriptionLength) { buffer in
-      if let start = buffer.baseAddress { writeDescription(to: start) }
-      return body(UnsafeBufferPointer(buffer))
-    }
-  }
-
   /// Orders by time.
   public static func < (lhs: Instant, rhs: Instant) -> Bool {
     lhs.secondsSince1970 < rhs.secondsSince1970

@@ -64,7 +64,6 @@ import Testing
     let instant = Instant(secondsSince1970: seconds)
     #expect(instant.description == text)
     #expect(instant.utc.description + "Z" == text)
-    #expect(instant.withDescription { String(decoding: $0, as: UTF8.self) } == text)
   }
 
   @Test(

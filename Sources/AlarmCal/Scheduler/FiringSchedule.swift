@@ -52,9 +52,9 @@ public struct FiringSchedule {
 
   /// Reads the calendars; problems become ``warnings``.
   ///
-  /// Pass `inputs` with `consume` when nothing else holds them: each component is then freed as
-  /// soon as its series is built, so the parsed calendars and the series never all sit in
-  /// memory at once.
+  /// The components are grouped by UID before their series are built, so a calendar's whole
+  /// tree is held until then; ``read(_:file:pipelined:)`` builds from the text event by event
+  /// and is the one for large files.
   public init(
     inputs: consuming [CalendarInput], defaultZone: TimeZoneRules,
     includeAcknowledged: Bool = false, workLimit: Int = 1_000_000

@@ -18,9 +18,9 @@ struct FiringPrinter {
   private var count = 0
   /// Output is gathered and written in blocks: one write per firing would cost a system call each.
   private let pendingOutput = ByteBuffer(capacity: 1 << 20)
-  /// Timestamps of UTC and of the display zone, each remembering its last day's digits.
-  private var utcClock = ReadingWriter()
-  private var localClock = ReadingWriter()
+  private var json: FiringJSONWriter
+  /// The second half of a large window, formatted on another thread; kept for its capacity.
+  private let secondHalf = ByteBuffer(capacity: 1 << 20)
 
   init(format: FiringFormat, zone: TimeZoneRules, now: Instant, colour: Bool, sink: any TextSink) {
     self.format = format
@@ -28,6 +28,7 @@ struct FiringPrinter {
     self.now = now
     self.colour = colour
     self.sink = sink
+    json = FiringJSONWriter(zone: zone)
   }
 
   mutating func begin() {
@@ -53,9 +54,7 @@ struct FiringPrinter {
   mutating func print(_ firing: Firing) {
     switch format {
     case .json, .ndjson:
-      if format == .json { pendingOutput.append(count == 0 ? "\n  " : ",\n  ") }
-      writeJSON(firing, to: pendingOutput)
-      if format == .ndjson { pendingOutput.append(UInt8(ascii: "\n")) }
+      json.write(firing, to: pendingOutput, first: count == 0, ndjson: format == .ndjson)
       flushWhenFull()
     case .text:
       emit(textLine(firing) + "\n")
@@ -63,46 +62,28 @@ struct FiringPrinter {
     count += 1
   }
 
-  /// The JSON object of one firing, compact, written straight into the output: `trigger`,
-  /// `local`, `uid`, `recurrenceId`, `eventStart`, `summary`, `action`, `repeat`,
-  /// `acknowledged`, `file` and `id`, in that order.
-  mutating func writeJSON(_ firing: Firing, to output: ByteBuffer) {
-    // Keys and punctuation (134 bytes), timestamps, the id, the integer and a DATE recurrence id
-    // (escaped as a string) take under 330 bytes; 400 leaves a margin. Strings take their own.
-    var room = 400 + JSONCursor.maximumLength(of: firing.uid)
-    room += JSONCursor.maximumLength(of: firing.action) + JSONCursor.maximumLength(of: firing.file)
-    if let summary = firing.summary { room += JSONCursor.maximumLength(of: summary) }
-    output.appendJSON(maximumCount: room) { json in
-      json.literal(#"{"trigger":""#)
-      json.ascii(count: Instant.descriptionLength) { writeUTC(firing.trigger, to: $0) }
-      json.literal(#"","local":""#)
-      json.ascii(count: Self.localISOLength) { writeLocalISO(firing.trigger, to: $0) }
-      json.literal(#"","uid":"#)
-      json.string(firing.uid)
-      json.literal(#","recurrenceId":"#)
-      switch firing.recurrenceID {
-      case .instant(let instant):
-        json.literal("\"")
-        json.ascii(count: Instant.descriptionLength) { writeUTC(instant, to: $0) }
-        json.literal("\"")
-      case .date(let date): json.string(date.description)
-      case nil: json.literal("null")
-      }
-      json.literal(#","eventStart":""#)
-      json.ascii(count: Instant.descriptionLength) { writeUTC(firing.eventStart, to: $0) }
-      json.literal(#"","summary":"#)
-      if let summary = firing.summary { json.string(summary) } else { json.literal("null") }
-      json.literal(#","action":"#)
-      json.string(firing.action)
-      json.literal(#","repeat":"#)
-      json.integer(firing.repeatIndex)
-      json.literal(firing.acknowledged ? #","acknowledged":true"# : #","acknowledged":false"#)
-      json.literal(#","file":"#)
-      json.string(firing.file)
-      json.literal(#","id":""#)
-      json.ascii(count: Firing.idLength) { firing.writeID(to: $0, clock: &utcClock) }
-      json.literal(#""}"#)
+  /// Prints a window of firings. A large window in JSON is formatted in two halves, the second
+  /// on another thread, and written in order: the same bytes as one firing at a time.
+  mutating func print(_ window: FiringWindow) {
+    guard format != .text, window.count >= 4_096 else {
+      window.forEach(in: 0..<window.count) { print($0) }
+      return
     }
+    let half = window.count / 2
+    let second = SecondHalfBuffer(secondHalf)
+    let (zone, ndjson) = (zone, format == .ndjson)
+    _ = TwoThreads.run(
+      { window.forEach(in: 0..<half) { print($0) } },
+      alongside: {
+        var json = FiringJSONWriter(zone: zone)
+        second.buffer.removeAll()
+        window.forEach(in: half..<window.count) {
+          json.write($0, to: second.buffer, first: false, ndjson: ndjson)
+        }
+      })
+    flush()
+    secondHalf.withBytes { sink.write(bytes: $0) }
+    count += window.count - half
   }
 
   mutating func end() {
@@ -112,32 +93,6 @@ struct FiringPrinter {
     case .text: if count == 0 { emit("No alarms in this window.\n") }
     }
     flush()
-  }
-
-  /// Stores ``Instant/description``'s bytes at `start`.
-  private mutating func writeUTC(_ instant: Instant, to start: UnsafeMutablePointer<UInt8>) {
-    utcClock.write(secondsSince1970: instant.secondsSince1970, to: start)
-    start[LocalDateTime.descriptionLength] = UInt8(ascii: "Z")
-  }
-
-  /// The length of ``writeLocalISO(_:to:)``'s text.
-  static let localISOLength = LocalDateTime.descriptionLength + 6
-
-  /// Stores ISO 8601 in the display zone with its offset, e.g. `2026-12-03T07:00:00+01:00` (an
-  /// offset's seconds, found only in zones' local mean times, are left out).
-  mutating func writeLocalISO(_ instant: Instant, to start: UnsafeMutablePointer<UInt8>) {
-    let offset = zone.offset(at: instant)
-    localClock.write(secondsSince1970: instant.secondsSince1970 + Int64(offset), to: start)
-    let magnitude = abs(offset)
-    let hours = magnitude / 3600 % 100
-    let minutes = magnitude / 60 % 60
-    let sign = start + LocalDateTime.descriptionLength
-    sign[0] = UInt8(ascii: offset < 0 ? "-" : "+")
-    sign[1] = UInt8(ascii: "0") + UInt8(hours / 10)
-    sign[2] = UInt8(ascii: "0") + UInt8(hours % 10)
-    sign[3] = UInt8(ascii: ":")
-    sign[4] = UInt8(ascii: "0") + UInt8(minutes / 10)
-    sign[5] = UInt8(ascii: "0") + UInt8(minutes % 10)
   }
 
   private static let weekdayNames: [Weekday: String] = [
@@ -184,4 +139,105 @@ extension String {
     count >= width ? self : self + String(repeating: " ", count: width - count)
   }
 
+}
+
+/// Writes firings as JSON objects; each writer remembers the last day it wrote, so two threads
+/// each use their own.
+struct FiringJSONWriter {
+  let zone: TimeZoneRules
+  /// Timestamps of UTC and of the display zone, each remembering its last day's digits.
+  private var utcClock = ReadingWriter()
+  private var localClock = ReadingWriter()
+
+  init(zone: TimeZoneRules) {
+    self.zone = zone
+  }
+
+  /// Appends one firing: in a JSON array after `,` and a new line and indented (`first`: no
+  /// comma), or as an NDJSON line.
+  mutating func write(_ firing: Firing, to output: ByteBuffer, first: Bool, ndjson: Bool) {
+    if !ndjson { output.append(first ? "\n  " : ",\n  ") }
+    writeJSON(firing, to: output)
+    if ndjson { output.append(UInt8(ascii: "\n")) }
+  }
+
+  /// The JSON object of one firing, compact, written straight into the output: `trigger`,
+  /// `local`, `uid`, `recurrenceId`, `eventStart`, `summary`, `action`, `repeat`,
+  /// `acknowledged`, `file` and `id`, in that order.
+  mutating func writeJSON(_ firing: Firing, to output: ByteBuffer) {
+    // Keys and punctuation (134 bytes), timestamps, the id, the integer and a DATE recurrence id
+    // (escaped as a string) take under 330 bytes; 400 leaves a margin. Strings take their own.
+    var room = 400 + JSONCursor.maximumLength(of: firing.uid)
+    room += JSONCursor.maximumLength(of: firing.action) + JSONCursor.maximumLength(of: firing.file)
+    if let summary = firing.summary { room += JSONCursor.maximumLength(of: summary) }
+    output.appendJSON(maximumCount: room) { json in
+      json.literal(#"{"trigger":""#)
+      json.ascii(count: Instant.descriptionLength) { writeUTC(firing.trigger, to: $0) }
+      json.literal(#"","local":""#)
+      json.ascii(count: Self.localISOLength) { writeLocalISO(firing.trigger, to: $0) }
+      json.literal(#"","uid":"#)
+      json.string(firing.uid)
+      json.literal(#","recurrenceId":"#)
+      switch firing.recurrenceID {
+      case .instant(let instant):
+        json.literal("\"")
+        json.ascii(count: Instant.descriptionLength) { writeUTC(instant, to: $0) }
+        json.literal("\"")
+      case .date(let date): json.string(date.description)
+      case nil: json.literal("null")
+      }
+      json.literal(#","eventStart":""#)
+      json.ascii(count: Instant.descriptionLength) { writeUTC(firing.eventStart, to: $0) }
+      json.literal(#"","summary":"#)
+      if let summary = firing.summary { json.string(summary) } else { json.literal("null") }
+      json.literal(#","action":"#)
+      json.string(firing.action)
+      json.literal(#","repeat":"#)
+      json.integer(firing.repeatIndex)
+      json.literal(firing.acknowledged ? #","acknowledged":true"# : #","acknowledged":false"#)
+      json.literal(#","file":"#)
+      json.string(firing.file)
+      json.literal(#","id":""#)
+      json.ascii(count: Firing.idLength) { firing.writeID(to: $0, clock: &utcClock) }
+      json.literal(#""}"#)
+    }
+  }
+
+  /// Stores ``Instant/description``'s bytes at `start`.
+  private mutating func writeUTC(_ instant: Instant, to start: UnsafeMutablePointer<UInt8>) {
+    utcClock.write(secondsSince1970: instant.secondsSince1970, to: start)
+    start[LocalDateTime.descriptionLength] = UInt8(ascii: "Z")
+  }
+
+  /// The length of ``writeLocalISO(_:to:)``'s text.
+  static let localISOLength = LocalDateTime.descriptionLength + 6
+
+  /// Stores ISO 8601 in the display zone with its offset, e.g. `2026-12-03T07:00:00+01:00` (an
+  /// offset's seconds, found only in zones' local mean times, are left out).
+  mutating func writeLocalISO(_ instant: Instant, to start: UnsafeMutablePointer<UInt8>) {
+    let offset = zone.offset(at: instant)
+    localClock.write(secondsSince1970: instant.secondsSince1970 + Int64(offset), to: start)
+    let magnitude = abs(offset)
+    let hours = magnitude / 3600 % 100
+    let minutes = magnitude / 60 % 60
+    let sign = start + LocalDateTime.descriptionLength
+    sign[0] = UInt8(ascii: offset < 0 ? "-" : "+")
+    sign[1] = UInt8(ascii: "0") + UInt8(hours / 10)
+    sign[2] = UInt8(ascii: "0") + UInt8(hours % 10)
+    sign[3] = UInt8(ascii: ":")
+    sign[4] = UInt8(ascii: "0") + UInt8(minutes / 10)
+    sign[5] = UInt8(ascii: "0") + UInt8(minutes % 10)
+  }
+}
+
+/// The buffer a second thread formats into.
+///
+/// `@unchecked Sendable`: only the second thread touches the buffer until ``TwoThreads`` has
+/// joined it; then only the printer.
+private struct SecondHalfBuffer: @unchecked Sendable {
+  let buffer: ByteBuffer
+
+  init(_ buffer: ByteBuffer) {
+    self.buffer = buffer
+  }
 }

@@ -114,7 +114,7 @@ enum UpcomingCommand {
       format: options.format, zone: options.zone, now: options.now, colour: colour,
       sink: context.standardOutput)
     printer.begin()
-    let late = schedule.firings(from: options.from, to: options.to, limit: options.limit) {
+    let late = schedule.firingWindows(from: options.from, to: options.to, limit: options.limit) {
       printer.print($0)
     }
     printer.end()

@@ -48,25 +48,23 @@ public enum ICalendarPrinter {
       // A calendar of thousands of events: the second half is printed on another thread while
       // this one prints the first (libical keeps its buffers and errors per thread).
       let half = children.count / 2
-      let second = SecondHalf()
-      let printer = Thread {
-        let printed = Result { () throws(ICalendarPrintError) -> String in
-          var text = ""
-          for child in children[half...] { try append(child, to: &text) }
-          return text
-        }
-        second.finish(printed)
-      }
-      printer.stackSize = 1 << 22
-      printer.start()
-      let first = Result { () throws(ICalendarPrintError) -> String in
-        var text = ""
-        for child in children[..<half] { try append(child, to: &text) }
-        return text
-      }
-      let rest = second.wait()
+      let (first, second) = TwoThreads.run(
+        {
+          Result { () throws(ICalendarPrintError) -> String in
+            var text = ""
+            for child in children[..<half] { try append(child, to: &text) }
+            return text
+          }
+        },
+        alongside: {
+          Result { () throws(ICalendarPrintError) -> String in
+            var text = ""
+            for child in children[half...] { try append(child, to: &text) }
+            return text
+          }
+        })
       text += try first.get()
-      text += try rest.get()
+      text += try second.get()
     } else {
       for child in children { try append(child, to: &text) }
     }
@@ -115,28 +113,5 @@ public enum ICalendarPrinter {
       line += needsQuotes ? "\"\(parameter.value)\"" : parameter.value
     }
     return line + ":" + property.value
-  }
-}
-
-/// The text of the second half of a calendar's children, printed on another thread.
-///
-/// `@unchecked Sendable`: `result` is written once by the printing thread and read by the
-/// waiting one, both while holding `condition` (a pthread mutex and condition variable).
-private final class SecondHalf: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var result: Result<String, ICalendarPrintError>?
-
-  func finish(_ printed: Result<String, ICalendarPrintError>) {
-    condition.lock()
-    defer { condition.unlock() }
-    result = printed
-    condition.broadcast()
-  }
-
-  func wait() -> Result<String, ICalendarPrintError> {
-    condition.lock()
-    defer { condition.unlock() }
-    while result == nil { condition.wait() }
-    return result ?? .success("")
   }
 }

@@ -51,63 +51,70 @@ public struct JSONCursor {
   /// characters (`\n`, `\r`, `\t`, `\b`, `\f`, else `\u00XX` in lower-case hex) and U+2028 and
   /// U+2029, which end lines in JavaScript; everything else, non-ASCII included, is copied as is.
   public mutating func string(_ text: String) {
-    var text = text
+    // Native strings lend their UTF-8 as they are; a copy (a retain, contended when two threads
+    // format firings of the same series) only for the rare bridged or lazily decoded string.
+    let lent: Void? = text.utf8.withContiguousStorageIfAvailable { escaped($0) }
+    if lent == nil {
+      var copy = text
+      copy.withUTF8 { escaped($0) }
+    }
+  }
+
+  private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
     position.pointee = UInt8(ascii: "\"")
     position += 1
-    text.withUTF8 { utf8 in
-      var runStart = 0
-      var index = 0
-      while index < utf8.count {
-        // Eight bytes at a time while none of them might need an escape.
-        if index + 8 <= utf8.count, let base = utf8.baseAddress,
-          !mightNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-        {
-          index += 8
-          continue
-        }
-        let byte = utf8[index]
-        guard
-          byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xE2
+    var runStart = 0
+    var index = 0
+    while index < utf8.count {
+      // Eight bytes at a time while none of them might need an escape.
+      if index + 8 <= utf8.count, let base = utf8.baseAddress,
+        !mightNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+      {
+        index += 8
+        continue
+      }
+      let byte = utf8[index]
+      guard
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xE2
+      else {
+        index += 1
+        continue
+      }
+      var length = 1
+      let escape: StaticString?  // nil: a control character written as \u00XX
+      switch byte {
+      case UInt8(ascii: "\""): escape = "\\\""
+      case UInt8(ascii: "\\"): escape = "\\\\"
+      case UInt8(ascii: "\n"): escape = "\\n"
+      case UInt8(ascii: "\r"): escape = "\\r"
+      case UInt8(ascii: "\t"): escape = "\\t"
+      case 0x08: escape = "\\b"
+      case 0x0C: escape = "\\f"
+      case 0xE2:
+        // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+        guard index + 2 < utf8.count, utf8[index + 1] == 0x80, utf8[index + 2] & 0xFE == 0xA8
         else {
           index += 1
           continue
         }
-        var length = 1
-        let escape: StaticString?  // nil: a control character written as \u00XX
-        switch byte {
-        case UInt8(ascii: "\""): escape = "\\\""
-        case UInt8(ascii: "\\"): escape = "\\\\"
-        case UInt8(ascii: "\n"): escape = "\\n"
-        case UInt8(ascii: "\r"): escape = "\\r"
-        case UInt8(ascii: "\t"): escape = "\\t"
-        case 0x08: escape = "\\b"
-        case 0x0C: escape = "\\f"
-        case 0xE2:
-          // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-          guard index + 2 < utf8.count, utf8[index + 1] == 0x80, utf8[index + 2] & 0xFE == 0xA8
-          else {
-            index += 1
-            continue
-          }
-          escape = utf8[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
-          length = 3
-        default:
-          escape = nil
-        }
-        copy(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-        if let escape {
-          literal(escape)
-        } else {
-          literal("\\u00")
-          position[0] = hexDigit(byte >> 4)
-          position[1] = hexDigit(byte & 0x0F)
-          position += 2
-        }
-        index += length
-        runStart = index
+        escape = utf8[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+        length = 3
+      default:
+        escape = nil
       }
       copy(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+      if let escape {
+        literal(escape)
+      } else {
+        literal("\\u00")
+        position[0] = hexDigit(byte >> 4)
+        position[1] = hexDigit(byte & 0x0F)
+        position += 2
+      }
+      index += length
+      runStart = index
     }
+    copy(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
     position.pointee = UInt8(ascii: "\"")
     position += 1
   }

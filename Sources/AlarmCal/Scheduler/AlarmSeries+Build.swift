@@ -2,9 +2,11 @@ import ICalendar
 
 /// One UID of one file: a master component (or a lone override), its instances and alarms.
 final class AlarmSeries {
-  let file: String
-  let fileIndex: Int
-  let uid: String
+  /// The file and UID, shared with every firing of the series.
+  let origin: FiringOrigin
+  var file: String { origin.file }
+  var fileIndex: Int { origin.fileIndex }
+  var uid: String { origin.uid }
   let line: Int?
   let zone: any ZoneOffsets
   let start: LocalDateTime
@@ -44,15 +46,13 @@ final class AlarmSeries {
   var instancesExamined = 0
 
   init(
-    file: String, fileIndex: Int, uid: String, line: Int?, zone: any ZoneOffsets,
+    origin: FiringOrigin, line: Int?, zone: any ZoneOffsets,
     start: LocalDateTime, isDate: Bool, rule: RecurrenceIterator?, master: InstanceTemplate,
     excludedInstants: Set<Instant>, excludedDates: Set<LocalDate>,
     overrides: [RecurrenceID: (start: CalendarTimes.Placed, template: InstanceTemplate)],
     singles: [Firing], rdates: [RDateInstance], futureOverrides: [FutureOverride] = []
   ) {
-    self.file = file
-    self.fileIndex = fileIndex
-    self.uid = uid
+    self.origin = origin
     self.line = line
     self.zone = zone
     self.start = start
@@ -377,7 +377,8 @@ struct SeriesBuilder {
             shift: moved.secondsSince1970 - original.secondsSince1970, template: overrideTemplate))
       }
     }
-    let singles = singleFirings(item, uid: uid, template: template, placed: placed)
+    let origin = FiringOrigin(file: file, fileIndex: fileIndex, uid: uid)
+    let singles = singleFirings(item, origin: origin, template: template, placed: placed)
     let isCompletedTask =
       isTask
       && (item.property(uppercased: "STATUS")?.value.asciiUppercased == "COMPLETED"
@@ -388,7 +389,7 @@ struct SeriesBuilder {
         summary: template.summary, alarms: [], cancelled: true, length: template.length)
       : template
     return AlarmSeries(
-      file: file, fileIndex: fileIndex, uid: uid, line: item.line, zone: placed.zone,
+      origin: origin, line: item.line, zone: placed.zone,
       start: placed.local, isDate: placed.isDate, rule: rule, master: masterTemplate,
       excludedInstants: excludedInstants, excludedDates: excludedDates, overrides: overrideTable,
       singles: isCompletedTask || template.cancelled ? [] : singles, rdates: rdates,
@@ -596,7 +597,8 @@ struct SeriesBuilder {
 
   /// Absolute triggers (once per component) and Thunderbird's X-MOZ-SNOOZE-TIME snoozes.
   private func singleFirings(
-    _ item: ICalComponent, uid: String, template: InstanceTemplate, placed: CalendarTimes.Placed
+    _ item: ICalComponent, origin: FiringOrigin, template: InstanceTemplate,
+    placed: CalendarTimes.Placed
   ) -> [Firing] {
     var result: [Firing] = []
     let lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
@@ -607,7 +609,7 @@ struct SeriesBuilder {
         let trigger = FiringMath.repeatTrigger(instant, k, alarm.repeatInterval)
         result.append(
           FiringMath.firing(
-            series: (file, fileIndex, uid), trigger: trigger, recurrenceID: nil,
+            origin: origin, trigger: trigger, recurrenceID: nil,
             eventStart: placed.instant, summary: template.summary, alarm: alarm, repeatIndex: k))
       }
     }
@@ -628,7 +630,7 @@ struct SeriesBuilder {
         acknowledged: lastAck.flatMap { $0 >= instant ? $0 : nil }, key: property.name)
       result.append(
         FiringMath.firing(
-          series: (file, fileIndex, uid), trigger: instant, recurrenceID: recurrenceID,
+          origin: origin, trigger: instant, recurrenceID: recurrenceID,
           eventStart: placed.instant, summary: template.summary, alarm: snooze, repeatIndex: 0))
     }
     return result

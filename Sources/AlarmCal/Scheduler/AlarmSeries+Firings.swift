@@ -19,7 +19,6 @@ extension AlarmSeries {
   /// in no particular order. Windows must be asked for in increasing order: instances before a
   /// window are forgotten.
   func appendFirings(in window: Range<Instant>, to result: inout [Firing]) {
-    let identity = (file, fileIndex, uid)
     for single in singles where window.contains(single.trigger) { result.append(single) }
     // Instances whose firings can reach the window: start within the offsets' reach, plus the
     // margin `reach(around:)` gives for nominal days and offset changes.
@@ -46,21 +45,21 @@ extension AlarmSeries {
       }
       append(
         template: template, length: instance.length ?? template.length, start: start,
-        zone: zone, recurrenceID: id, into: &result, window: window, identity: identity)
+        zone: zone, recurrenceID: id, into: &result, window: window, origin: origin)
     }
     for (id, override) in overrides {
       append(
         template: override.template, length: override.template.length,
         start: AlarmTriggers.Moment(override.start.local, in: override.start.zone),
         zone: override.start.zone, recurrenceID: id, into: &result, window: window,
-        identity: identity)
+        origin: origin)
     }
   }
 
   private func append(
     template: InstanceTemplate, length: InstanceLength, start: AlarmTriggers.Moment,
     zone: any ZoneOffsets, recurrenceID: RecurrenceID?, into result: inout [Firing],
-    window: Range<Instant>, identity: (String, Int, String)
+    window: Range<Instant>, origin: FiringOrigin
   ) {
     guard !template.cancelled else { return }
     var end: AlarmTriggers.Moment?
@@ -78,7 +77,7 @@ extension AlarmSeries {
         guard window.contains(trigger) else { continue }
         result.append(
           FiringMath.firing(
-            series: identity, trigger: trigger, recurrenceID: recurrenceID,
+            origin: origin, trigger: trigger, recurrenceID: recurrenceID,
             eventStart: start.instant, summary: template.summary, alarm: alarm, repeatIndex: k))
       }
     }

@@ -6,7 +6,10 @@ public struct Firing: Equatable, Sendable {
   /// When it goes off.
   public let trigger: Instant
   /// The component's UID.
-  public let uid: String
+  public var uid: String { origin.uid }
+  /// Where the component comes from, shared by its series' firings: one reference to count
+  /// when a firing is copied, and no count shared by every series of a file.
+  let origin: FiringOrigin
   /// The instance's original start: nil for a component that does not recur.
   public let recurrenceID: RecurrenceID?
   /// The instance's start (for all-day instances, local midnight in the zone they are read in).
@@ -18,9 +21,9 @@ public struct Firing: Equatable, Sendable {
   /// 0 for the trigger itself, k for the k-th REPEAT.
   public let repeatIndex: Int
   /// The file as given on the command line.
-  public let file: String
+  public var file: String { origin.file }
   /// The 0-based position of the file among the inputs, for ordering ties.
-  public let fileIndex: Int
+  public var fileIndex: Int { origin.fileIndex }
   /// Identifies the VALARM inside its component (its RFC 9074 UID, else its position).
   let alarmKey: String
   /// A stable identifier: the same for the same firing across runs and machines. Derived when
@@ -71,6 +74,14 @@ public struct Firing: Equatable, Sendable {
   /// Whether an ACKNOWLEDGED (or X-MOZ-LASTACK) time at or after the trigger covers it.
   public let acknowledged: Bool
 
+  /// Equal when every field is: the same firing of the same alarm.
+  public static func == (a: Firing, b: Firing) -> Bool {
+    a.trigger == b.trigger && a.uid == b.uid && a.recurrenceID == b.recurrenceID
+      && a.eventStart == b.eventStart && a.summary == b.summary && a.action == b.action
+      && a.repeatIndex == b.repeatIndex && a.file == b.file && a.fileIndex == b.fileIndex
+      && a.alarmKey == b.alarmKey && a.acknowledged == b.acknowledged
+  }
+
   /// The tie-breaking order: time, then file, UID, recurrence id and repeat index.
   public static func precedes(_ a: Firing, _ b: Firing) -> Bool {
     if a.trigger != b.trigger { return a.trigger < b.trigger }
@@ -81,6 +92,19 @@ public struct Firing: Equatable, Sendable {
     if ra != rb { return ra < rb }
     if a.repeatIndex != b.repeatIndex { return a.repeatIndex < b.repeatIndex }
     return a.id < b.id
+  }
+}
+
+/// The file and UID of one series, held once for all of its firings.
+final class FiringOrigin: Sendable {
+  let file: String
+  let fileIndex: Int
+  let uid: String
+
+  init(file: String, fileIndex: Int, uid: String) {
+    self.file = file
+    self.fileIndex = fileIndex
+    self.uid = uid
   }
 }
 

@@ -14,14 +14,13 @@ enum FiringMath {
   }
 
   static func firing(
-    series: (file: String, fileIndex: Int, uid: String), trigger: Instant,
+    origin: FiringOrigin, trigger: Instant,
     recurrenceID: RecurrenceID?, eventStart: Instant, summary: String?, alarm: AlarmDefinition,
     repeatIndex: Int
   ) -> Firing {
     Firing(
-      trigger: trigger, uid: series.uid, recurrenceID: recurrenceID, eventStart: eventStart,
-      summary: summary, action: alarm.action, repeatIndex: repeatIndex, file: series.file,
-      fileIndex: series.fileIndex, alarmKey: alarm.key,
+      trigger: trigger, origin: origin, recurrenceID: recurrenceID, eventStart: eventStart,
+      summary: summary, action: alarm.action, repeatIndex: repeatIndex, alarmKey: alarm.key,
       acknowledged: alarm.acknowledged.map { trigger <= $0 } ?? false)
   }
 }

@@ -103,6 +103,16 @@ public struct FiringSchedule {
   public mutating func firings(
     from: Instant, to: Instant?, limit: Int?, emit: (Firing) -> Void
   ) -> [SchedulerWarning] {
+    firingWindows(from: from, to: to, limit: limit) { window in
+      window.forEach(in: 0..<window.count, emit)
+    }
+  }
+
+  /// ``firings(from:to:limit:emit:)`` a window at a time: `each` is lent every window's firings,
+  /// in time order, windows in time order, so that a caller can split a large window's work.
+  public mutating func firingWindows(
+    from: Instant, to: Instant?, limit: Int?, each: (FiringWindow) -> Void
+  ) -> [SchedulerWarning] {
     rankSeries()
     var found: [SchedulerWarning] = []
     var emitted = 0
@@ -125,9 +135,9 @@ public struct FiringSchedule {
       if rate * Double(span) > crowd { span = max(60, Int64(crowd / rate)) }
       let windowEnd = min(windowStart.adding(seconds: span), end)
       batch.removeAll(keepingCapacity: true)
-      // Sort keys: the trigger, the series' rank (file, then UID), and the firing's place in
-      // `batch`. Nearly every comparison is decided by the first two; sorting these small
-      // values moves no firings with their strings.
+      // Sort keys: the trigger's offset into the window and the series' rank (file, then UID)
+      // in one integer, and the firing's place in `batch`. Nearly every comparison is decided
+      // by the integer; sorting these small values moves no firings with their strings.
       keys.removeAll(keepingCapacity: true)
       for item in active {
         let wasStopped = item.stoppedByWorkLimit
@@ -136,7 +146,8 @@ public struct FiringSchedule {
         for index in first..<batch.count where includeAcknowledged || !batch[index].acknowledged {
           keys.append(
             FiringKey(
-              trigger: batch[index].trigger.secondsSince1970, rank: item.rank, index: index))
+              order: UInt64(batch[index].trigger.secondsSince1970 - windowStart.secondsSince1970)
+                << 32 | UInt64(item.rank), index: UInt32(index)))
         }
         if item.stoppedByWorkLimit, !wasStopped, !item.warnedAboutWork {
           item.warnedAboutWork = true
@@ -147,16 +158,17 @@ public struct FiringSchedule {
                 "stopped after \(workLimit) recurrence candidates; later instances are not listed"))
         }
       }
-      keys.sort { a, b in
-        if a.trigger != b.trigger { return a.trigger < b.trigger }
-        if a.rank != b.rank { return a.rank < b.rank }
-        return Firing.precedes(batch[a.index], batch[b.index])
+      keys.sort { $0.order < $1.order }
+      keys.sortTies { Firing.precedes(batch[Int($0.index)], batch[Int($1.index)]) }
+      let shown = min(keys.count, limit.map { $0 - emitted } ?? keys.count)
+      if shown > 0 {
+        batch.withUnsafeBufferPointer { firings in
+          keys.withUnsafeBufferPointer { order in
+            each(FiringWindow(firings: firings, order: UnsafeBufferPointer(rebasing: order[..<shown])))
+          }
+        }
       }
-      for key in keys {
-        if let limit, emitted >= limit { return found }
-        emit(batch[key.index])
-        emitted += 1
-      }
+      emitted += shown
       if let limit, emitted >= limit { return found }
       active.removeAll { $0.isFinished(at: windowEnd) }
       windowStart = windowEnd
@@ -177,9 +189,49 @@ public struct FiringSchedule {
   }
 }
 
-/// Where a firing goes in a window's order: by trigger, then by its series' rank.
-private struct FiringKey {
-  let trigger: Int64
-  let rank: Int
-  let index: Int
+/// Where a firing goes in a window's order: `order` is the trigger's offset into the window
+/// (under 2^25 seconds: windows are at most 366 days) shifted above the series' rank (under 2^32
+/// series), so one integer comparison orders by trigger, then rank; `index` is the firing's
+/// place in the window's batch.
+struct FiringKey {
+  let order: UInt64
+  let index: UInt32
+}
+
+extension [FiringKey] {
+  /// Sorts each run of keys with equal `order` (firings of one series at one instant: two
+  /// alarms, or a moved instance landing on another) by `precedes`.
+  mutating func sortTies(by precedes: (FiringKey, FiringKey) -> Bool) {
+    var start = startIndex
+    while start < endIndex {
+      var end = start + 1
+      while end < endIndex, self[end].order == self[start].order { end += 1 }
+      if end - start > 1 { self[start..<end].sort(by: precedes) }
+      start = end
+    }
+  }
+}
+
+/// One window's firings in time order, lent by ``FiringSchedule/firingWindows(from:to:limit:each:)``
+/// for the length of one call.
+///
+/// `@unchecked Sendable`: it points into the schedule's storage, which nothing changes until the
+/// call returns, so threads the caller starts may read it (and must be done before returning).
+public struct FiringWindow: @unchecked Sendable {
+  private let firings: UnsafeBufferPointer<Firing>
+  private let order: UnsafeBufferPointer<FiringKey>
+
+  init(firings: UnsafeBufferPointer<Firing>, order: UnsafeBufferPointer<FiringKey>) {
+    self.firings = firings
+    self.order = order
+  }
+
+  /// How many firings the window holds.
+  public var count: Int { order.count }
+
+  /// Calls `body` with the firings at `positions` of the window's order, in that order.
+  public func forEach(in positions: Range<Int>, _ body: (borrowing Firing) -> Void) {
+    guard let base = firings.baseAddress else { return }
+    for key in order[positions] { body((base + Int(key.index)).pointee) }
+  }
 }

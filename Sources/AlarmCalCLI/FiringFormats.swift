@@ -22,8 +22,15 @@ struct FiringPrinter {
   /// The second half of a large window, formatted on another thread; kept for its capacity.
   private let secondHalf = ByteBuffer(capacity: 1 << 20)
 
-  init(format: FiringFormat, zone: TimeZoneRules, now: Instant, colour: Bool, sink: any TextSink) {
+  /// The fewest firings a window must hold to be formatted on two threads.
+  private let twoThreadsFrom: Int
+
+  init(
+    format: FiringFormat, zone: TimeZoneRules, now: Instant, colour: Bool, sink: any TextSink,
+    twoThreadsFrom: Int = 4_096
+  ) {
     self.format = format
+    self.twoThreadsFrom = max(twoThreadsFrom, 2)
     self.zone = zone
     self.now = now
     self.colour = colour
@@ -65,7 +72,7 @@ struct FiringPrinter {
   /// Prints a window of firings. A large window in JSON is formatted in two halves, the second
   /// on another thread, and written in order: the same bytes as one firing at a time.
   mutating func print(_ window: FiringWindow) {
-    guard format != .text, window.count >= 4_096 else {
+    guard format != .text, window.count >= twoThreadsFrom else {
       window.forEach(in: 0..<window.count) { print($0) }
       return
     }

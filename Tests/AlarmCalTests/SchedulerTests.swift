@@ -361,7 +361,8 @@ extension SchedulerTests {
   }
 
   private func outcome(
-    _ bytes: [UInt8], _ name: String, way: Way, from: String = "19900101T000000Z"
+    _ bytes: [UInt8], _ name: String, way: Way, from: String = "19900101T000000Z",
+    twoThreadsFrom: Int = 1_024
   ) throws -> [String] {
     let zone = try #require(TimeZoneRules(identifier: "America/New_York"))
     var schedule = FiringSchedule(defaultZone: zone, includeAcknowledged: true, workLimit: 20_000)
@@ -380,9 +381,14 @@ extension SchedulerTests {
         defaultZone: zone, includeAcknowledged: true, workLimit: 20_000)
     }
     var lines = schedule.warnings.map(\.description)
-    let late = schedule.firings(
-      from: try instant(from), to: try instant("20300101T000000Z"), limit: 20_000
-    ) { lines.append("\($0.trigger) \($0.id) \($0.summary ?? "-")") }
+    let late = schedule.firingWindows(
+      from: try instant(from), to: try instant("20300101T000000Z"), limit: 20_000,
+      twoThreadsFrom: twoThreadsFrom
+    ) { window in
+      window.forEach(in: 0..<window.count) {
+        lines.append("\($0.trigger) \($0.id) \($0.summary ?? "-")")
+      }
+    }
     return lines + late.map(\.description)
   }
 
@@ -402,6 +408,9 @@ extension SchedulerTests {
         for way in [Way.eventByEvent, .pipelinedPrebuildingAll] {
           #expect(try outcome(bytes, name, way: way) == expected, "\(name) \(way)")
         }
+        // Every window's series split between two threads, however few.
+        #expect(
+          try outcome(bytes, name, way: .wholeTree, twoThreadsFrom: 2) == expected, "\(name)")
         compared += 1
       }
     }
@@ -472,10 +481,14 @@ extension SchedulerTests {
     }
   }
 
-  @Test("a large calendar read on two threads, in batches, gives what one thread gives")
+  @Test("a large calendar read and scheduled on two threads gives what one thread gives")
   func largeCalendarOnTwoThreads() throws {
     // 3,000 events in several calendars, with overrides before and after their masters,
-    // duplicate UIDs and a zone defined after events, so batches cross every case.
+    // duplicate UIDs and a zone defined after events, so batches cross every case. The same
+    // UID in two calendars of one file makes series of equal rank firing at one instant, and
+    // every fifth event has two alarms at one instant: ties within a half and across halves.
+    let secondAlarm =
+      "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:x\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\n"
     var text = ""
     for calendar in 0..<3 {
       text += "BEGIN:VCALENDAR\r\n" + (calendar == 1 ? "" : Self.zone)
@@ -484,16 +497,22 @@ extension SchedulerTests {
         if index % 97 == 0 {
           text += Self.moved.replacingOccurrences(of: "UID:a", with: "UID:\(uid)")
         }
-        text += Self.event(uid, start: "2027010\(index % 7 + 1)T0\(index % 10)0000")
+        text += Self.event(
+          uid, index % 5 == 0 ? secondAlarm : "",
+          start: "2027010\(index % 7 + 1)T0\(index % 10)0000")
       }
       text += (calendar == 1 ? Self.zone : "") + "END:VCALENDAR\r\n"
     }
     let bytes = Array(text.utf8)
     let from = "20261201T000000Z"
-    let expected = try outcome(bytes, "big.ics", way: .wholeTree, from: from)
+    let expected = try outcome(bytes, "big.ics", way: .wholeTree, from: from, twoThreadsFrom: .max)
     #expect(expected.count > 3_000)
-    for way in Way.allCases.dropFirst() {
-      #expect(try outcome(bytes, "big.ics", way: way, from: from) == expected, "\(way)")
+    for way in Way.allCases {
+      for twoThreadsFrom in [2, 1_024] {
+        #expect(
+          try outcome(bytes, "big.ics", way: way, from: from, twoThreadsFrom: twoThreadsFrom)
+            == expected, "\(way) \(twoThreadsFrom)")
+      }
     }
   }
 

@@ -113,6 +113,15 @@ public struct FiringSchedule {
   public mutating func firingWindows(
     from: Instant, to: Instant?, limit: Int?, each: (FiringWindow) -> Void
   ) -> [SchedulerWarning] {
+    firingWindows(from: from, to: to, limit: limit, twoThreadsFrom: 1_024, each: each)
+  }
+
+  /// ``firingWindows(from:to:limit:each:)``, finding a window's firings on two threads when it
+  /// has `twoThreadsFrom` series or more (tests vary it: the result must not depend on it).
+  mutating func firingWindows(
+    from: Instant, to: Instant?, limit: Int?, twoThreadsFrom: Int,
+    each: (FiringWindow) -> Void
+  ) -> [SchedulerWarning] {
     rankSeries()
     var found: [SchedulerWarning] = []
     var emitted = 0
@@ -125,62 +134,69 @@ public struct FiringSchedule {
     var active = series
     // Kept across windows with their capacity: a window of 100,000 series holds 400,000
     // firings (60 MB), and fresh arrays each window cost a page fault every 4 KB.
-    var batch: [Firing] = []
-    var keys: [FiringKey] = []
+    let first = WindowCollector(half: 0)
+    let second = WindowCollector(half: 1)
+    var merged: [FiringKey] = []
     while windowStart < end, !active.isEmpty {
       // Dense rules (a few SECONDLY events, or thousands of MINUTELY ones) bound the window
       // before it is filled: a day of them would be millions of firings held at once.
       let rate = active.reduce(0) { $0 + $1.firingRateBound }
       let crowd = Double(max(50_000, 8 * active.count))
       if rate * Double(span) > crowd { span = max(60, Int64(crowd / rate)) }
-      let windowEnd = min(windowStart.adding(seconds: span), end)
-      batch.removeAll(keepingCapacity: true)
-      // Sort keys: the trigger's offset into the window and the series' rank (file, then UID)
-      // in one integer, and the firing's place in `batch`. Nearly every comparison is decided
-      // by the integer; sorting these small values moves no firings with their strings.
-      keys.removeAll(keepingCapacity: true)
-      for item in active {
-        let wasStopped = item.stoppedByWorkLimit
-        let first = batch.count
-        item.appendFirings(in: windowStart..<windowEnd, to: &batch)
-        for index in first..<batch.count where includeAcknowledged || !batch[index].acknowledged {
-          keys.append(
-            FiringKey(
-              order: UInt64(batch[index].trigger.secondsSince1970 - windowStart.secondsSince1970)
-                << 32 | UInt64(item.rank), index: UInt32(index)))
-        }
-        if item.stoppedByWorkLimit, !wasStopped, !item.warnedAboutWork {
-          item.warnedAboutWork = true
-          found.append(
-            SchedulerWarning(
-              file: item.file, line: item.line, uid: item.uid,
-              message:
-                "stopped after \(workLimit) recurrence candidates; later instances are not listed"))
-        }
+      let window = windowStart..<min(windowStart.adding(seconds: span), end)
+      // Many series: the second half's firings are found on another thread. Each series is
+      // read and advanced by one thread per window, and the threads join before the next.
+      let half = active.count >= max(twoThreadsFrom, 2) ? active.count / 2 : active.count
+      let secondShare = SeriesShare(active[half...])
+      let include = includeAcknowledged
+      _ = TwoThreads.run(
+        { first.collect(active[..<half], in: window, includeAcknowledged: include) },
+        alongside: {
+          second.collect(secondShare.series, in: window, includeAcknowledged: include)
+        })
+      for item in first.newlyStopped + second.newlyStopped {
+        found.append(
+          SchedulerWarning(
+            file: item.file, line: item.line, uid: item.uid,
+            message:
+              "stopped after \(workLimit) recurrence candidates; later instances are not listed"))
       }
-      keys.sort { $0.order < $1.order }
-      keys.sortTies { Firing.precedes(batch[Int($0.index)], batch[Int($1.index)]) }
-      let shown = min(keys.count, limit.map { $0 - emitted } ?? keys.count)
+      let keyCount = first.keys.count + second.keys.count
+      let shown = min(keyCount, limit.map { $0 - emitted } ?? keyCount)
       if shown > 0 {
-        batch.withUnsafeBufferPointer { firings in
-          keys.withUnsafeBufferPointer { order in
-            each(FiringWindow(firings: firings, order: UnsafeBufferPointer(rebasing: order[..<shown])))
+        first.batch.withUnsafeBufferPointer { firstFirings in
+          second.batch.withUnsafeBufferPointer { secondFirings in
+            let firings = (firstFirings, secondFirings)
+            if second.keys.isEmpty {
+              first.keys.withUnsafeBufferPointer { order in
+                each(FiringWindow(firings, UnsafeBufferPointer(rebasing: order[..<shown])))
+              }
+            } else {
+              merged.removeAll(keepingCapacity: true)
+              merged.merge(first.keys, second.keys) {
+                Firing.precedes(
+                  FiringWindow.firing($0, in: firings), FiringWindow.firing($1, in: firings))
+              }
+              merged.withUnsafeBufferPointer { order in
+                each(FiringWindow(firings, UnsafeBufferPointer(rebasing: order[..<shown])))
+              }
+            }
           }
         }
       }
       emitted += shown
       if let limit, emitted >= limit { return found }
-      active.removeAll { $0.isFinished(at: windowEnd) }
-      windowStart = windowEnd
+      active.removeAll { $0.isFinished(at: window.upperBound) }
+      windowStart = window.upperBound
       // Grow while windows are sparse, shrink when one was crowded. Every window costs each
       // series a call and a look at a day of instances either side, so a window should hold a
       // few firings per series: with 10,000 weekly series, one-day windows made a year's
       // firings cost twice the time of four-day ones.
-      if keys.count < 1_000 {
+      if keyCount < 1_000 {
         span = min(span * 4, 366 * 86_400)
-      } else if keys.count < 4 * active.count {
+      } else if keyCount < 4 * active.count {
         span = min(span * 2, 366 * 86_400)
-      } else if keys.count > max(50_000, 16 * active.count) {
+      } else if keyCount > max(50_000, 16 * active.count) {
         // Crowded by dense rules, not by many series.
         span = max(span / 4, 60)
       }
@@ -192,10 +208,70 @@ public struct FiringSchedule {
 /// Where a firing goes in a window's order: `order` is the trigger's offset into the window
 /// (under 2^25 seconds: windows are at most 366 days) shifted above the series' rank (under 2^32
 /// series), so one integer comparison orders by trigger, then rank; `index` is the firing's
-/// place in the window's batch.
+/// place in its half's batch, with the top bit set for the second half.
 struct FiringKey {
   let order: UInt64
   let index: UInt32
+
+  /// The top bit of `index`: the firing is in the second half's batch.
+  static let secondHalf: UInt32 = 1 << 31
+}
+
+/// The firings one thread finds in a window for its share of the series, with their sort keys,
+/// sorted. Kept from window to window for the capacity of its arrays.
+///
+/// `@unchecked Sendable`: a collector is used by one thread at a time; it passes between threads
+/// only through ``TwoThreads/run(_:alongside:)``, whose join orders the accesses.
+final class WindowCollector: @unchecked Sendable {
+  private(set) var batch: [Firing] = []
+  private(set) var keys: [FiringKey] = []
+  /// The series whose rule the work limit stopped in this window, not warned about before.
+  private(set) var newlyStopped: [AlarmSeries] = []
+  private let tag: UInt32
+
+  /// A collector for the first (0) or second (1) half of the series.
+  init(half: Int) {
+    tag = half == 0 ? 0 : FiringKey.secondHalf
+  }
+
+  /// Finds the firings of `series` in `window`, keeps those to list, and sorts their keys.
+  func collect(
+    _ series: ArraySlice<AlarmSeries>, in window: Range<Instant>, includeAcknowledged: Bool
+  ) {
+    batch.removeAll(keepingCapacity: true)
+    keys.removeAll(keepingCapacity: true)
+    newlyStopped.removeAll()
+    for item in series {
+      let wasStopped = item.stoppedByWorkLimit
+      let first = batch.count
+      item.appendFirings(in: window, to: &batch)
+      for index in first..<batch.count where includeAcknowledged || !batch[index].acknowledged {
+        let offset = batch[index].trigger.secondsSince1970 - window.lowerBound.secondsSince1970
+        keys.append(
+          FiringKey(order: UInt64(offset) << 32 | UInt64(item.rank), index: tag | UInt32(index)))
+      }
+      if item.stoppedByWorkLimit, !wasStopped, !item.warnedAboutWork {
+        item.warnedAboutWork = true
+        newlyStopped.append(item)
+      }
+    }
+    keys.sort { $0.order < $1.order }
+    keys.sortTies { [batch] in
+      Firing.precedes(
+        batch[Int($0.index & ~FiringKey.secondHalf)], batch[Int($1.index & ~FiringKey.secondHalf)])
+    }
+  }
+}
+
+/// The second half of a window's series, lent to the thread that finds their firings.
+///
+/// `@unchecked Sendable`: each series is read and advanced by that thread alone until it joins.
+private struct SeriesShare: @unchecked Sendable {
+  let series: ArraySlice<AlarmSeries>
+
+  init(_ series: ArraySlice<AlarmSeries>) {
+    self.series = series
+  }
 }
 
 extension [FiringKey] {
@@ -210,18 +286,41 @@ extension [FiringKey] {
       start = end
     }
   }
+
+  /// Appends the keys of two sorted halves in one order: by `order`, then `precedes`; on a
+  /// complete tie the first half's key comes first, as in one sort of both.
+  mutating func merge(
+    _ first: [FiringKey], _ second: [FiringKey], by precedes: (FiringKey, FiringKey) -> Bool
+  ) {
+    reserveCapacity(count + first.count + second.count)
+    var (i, j) = (0, 0)
+    while i < first.count, j < second.count {
+      let (a, b) = (first[i], second[j])
+      if b.order < a.order || (b.order == a.order && precedes(b, a)) {
+        append(b)
+        j += 1
+      } else {
+        append(a)
+        i += 1
+      }
+    }
+    append(contentsOf: first[i...])
+    append(contentsOf: second[j...])
+  }
 }
 
-/// One window's firings in time order, lent by ``FiringSchedule/firingWindows(from:to:limit:each:)``
-/// for the length of one call.
+/// One window's firings in time order, lent by
+/// ``FiringSchedule/firingWindows(from:to:limit:each:)`` for the length of one call.
 ///
 /// `@unchecked Sendable`: it points into the schedule's storage, which nothing changes until the
 /// call returns, so threads the caller starts may read it (and must be done before returning).
 public struct FiringWindow: @unchecked Sendable {
-  private let firings: UnsafeBufferPointer<Firing>
+  /// The two halves' batches.
+  typealias Batches = (UnsafeBufferPointer<Firing>, UnsafeBufferPointer<Firing>)
+  private let firings: Batches
   private let order: UnsafeBufferPointer<FiringKey>
 
-  init(firings: UnsafeBufferPointer<Firing>, order: UnsafeBufferPointer<FiringKey>) {
+  init(_ firings: Batches, _ order: UnsafeBufferPointer<FiringKey>) {
     self.firings = firings
     self.order = order
   }
@@ -231,7 +330,12 @@ public struct FiringWindow: @unchecked Sendable {
 
   /// Calls `body` with the firings at `positions` of the window's order, in that order.
   public func forEach(in positions: Range<Int>, _ body: (borrowing Firing) -> Void) {
-    guard let base = firings.baseAddress else { return }
-    for key in order[positions] { body((base + Int(key.index)).pointee) }
+    for key in order[positions] { body(Self.firing(key, in: firings)) }
+  }
+
+  /// The firing a key points to.
+  static func firing(_ key: FiringKey, in firings: Batches) -> Firing {
+    let index = Int(key.index & ~FiringKey.secondHalf)
+    return key.index & FiringKey.secondHalf == 0 ? firings.0[index] : firings.1[index]
   }
 }

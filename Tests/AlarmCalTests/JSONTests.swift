@@ -321,19 +321,21 @@ private let alarm: JSONValue = .object([
   }
 
   @Test(
-    "an escape is found at every position of a long string (the writer scans eight bytes at once)",
+    "an escape is found at every position of strings short and long (the writer scans words)",
     arguments: [
       ("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{01}", #"\u0001"#),
       ("\u{1F}", #"\u001f"#), ("\u{2028}", #"\u2028"#), (" ", " "), ("\u{7F}", "\u{7F}"),
       ("é", "é"), ("\u{2027}", "\u{2027}"), ("!", "!"), ("~", "~"),
     ])
   func escapesAtEveryPosition(special: String, escaped: String) {
-    let plain = Array("abcdefghijklmnopqrstuvwx")
-    for position in 0...plain.count {
-      let before = String(plain[..<position])
-      let after = String(plain[position...])
-      let written = JSONWriter(style: .compact).string(from: .string(before + special + after))
-      #expect(written == "\"" + before + escaped + after + "\"", "at \(position)")
+    for length in [0, 1, 6, 7, 8, 9, 15, 16, 24] {
+      let plain = Array("abcdefghijklmnopqrstuvwx".prefix(length))
+      for position in 0...plain.count {
+        let before = String(plain[..<position])
+        let after = String(plain[position...])
+        let written = JSONWriter(style: .compact).string(from: .string(before + special + after))
+        #expect(written == "\"" + before + escaped + after + "\"", "\(length) at \(position)")
+      }
     }
   }
 

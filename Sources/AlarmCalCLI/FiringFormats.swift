@@ -19,18 +19,21 @@ struct FiringPrinter {
   /// Output is gathered and written in blocks: one write per firing would cost a system call each.
   private let pendingOutput = ByteBuffer(capacity: 1 << 20)
   private var json: FiringJSONWriter
-  /// The second half of a large window, formatted on another thread; kept for its capacity.
+  /// The second run of firings of a round, formatted on another thread; kept for its capacity.
   private let secondHalf = ByteBuffer(capacity: 1 << 20)
 
   /// The fewest firings a window must hold to be formatted on two threads.
   private let twoThreadsFrom: Int
+  /// The most firings each thread formats in one round: about 2.7 MB of NDJSON held back.
+  private let roundRun: Int
 
   init(
     format: FiringFormat, zone: TimeZoneRules, now: Instant, colour: Bool, sink: any TextSink,
-    twoThreadsFrom: Int = 4_096
+    twoThreadsFrom: Int = 4_096, roundRun: Int = 8_192
   ) {
     self.format = format
     self.twoThreadsFrom = max(twoThreadsFrom, 2)
+    self.roundRun = max(roundRun, 1)
     self.zone = zone
     self.now = now
     self.colour = colour
@@ -69,28 +72,35 @@ struct FiringPrinter {
     count += 1
   }
 
-  /// Prints a window of firings. A large window in JSON is formatted in two halves, the second
-  /// on another thread, and written in order: the same bytes as one firing at a time.
+  /// Prints a window of firings. A large window in JSON is formatted in rounds of two runs of
+  /// firings, the second run on another thread, each round written in order: the same bytes
+  /// as one firing at a time, with at most one run's text held back.
   mutating func print(_ window: FiringWindow) {
     guard format != .text, window.count >= twoThreadsFrom else {
       window.forEach(in: 0..<window.count) { print($0) }
       return
     }
-    let half = window.count / 2
     let second = SecondHalfBuffer(secondHalf)
     let (zone, ndjson) = (zone, format == .ndjson)
-    _ = TwoThreads.run(
-      { window.forEach(in: 0..<half) { print($0) } },
-      alongside: {
-        var json = FiringJSONWriter(zone: zone)
-        second.buffer.removeAll()
-        window.forEach(in: half..<window.count) {
-          json.write($0, to: second.buffer, first: false, ndjson: ndjson)
-        }
-      })
-    flush()
-    secondHalf.withBytes { sink.write(bytes: $0) }
-    count += window.count - half
+    var start = 0
+    while window.count - start >= twoThreadsFrom {
+      let run = min(roundRun, (window.count - start) / 2)
+      let (firstRun, secondRun) = (start..<start + run, start + run..<start + 2 * run)
+      _ = TwoThreads.run(
+        { window.forEach(in: firstRun) { print($0) } },
+        alongside: {
+          var json = FiringJSONWriter(zone: zone)
+          second.buffer.removeAll()
+          window.forEach(in: secondRun) {
+            json.write($0, to: second.buffer, first: false, ndjson: ndjson)
+          }
+        })
+      flush()
+      secondHalf.withBytes { sink.write(bytes: $0) }
+      count += run
+      start = secondRun.upperBound
+    }
+    window.forEach(in: start..<window.count) { print($0) }
   }
 
   mutating func end() {

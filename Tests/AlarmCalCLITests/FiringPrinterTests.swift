@@ -26,7 +26,7 @@ import Testing
   }
 
   @Test(
-    "a window formatted in two halves on two threads gives the bytes of one firing at a time",
+    "a window formatted in rounds on two threads gives the bytes of one firing at a time",
     arguments: [FiringFormat.json, .ndjson])
   func twoHalves(format: FiringFormat) throws {
     let zone = try #require(TimeZoneRules(identifier: "Europe/Berlin"))
@@ -44,16 +44,16 @@ import Testing
     }
     printer.end()
     #expect(count > 8_000)
-    for twoThreadsFrom in [2, 3, 4_096] {
+    for (twoThreadsFrom, roundRun) in [(2, 8_192), (3, 1), (4_096, 8_192), (100, 777)] {
       var windows = try schedule()
       let captured = CapturedText()
       var printer = FiringPrinter(
         format: format, zone: zone, now: from, colour: false, sink: captured,
-        twoThreadsFrom: twoThreadsFrom)
+        twoThreadsFrom: twoThreadsFrom, roundRun: roundRun)
       printer.begin()
       _ = windows.firingWindows(from: from, to: to, limit: nil) { printer.print($0) }
       printer.end()
-      #expect(captured.text == expected.text, "\(twoThreadsFrom)")
+      #expect(captured.text == expected.text, "\(twoThreadsFrom) \(roundRun)")
     }
   }
 }

@@ -10,7 +10,7 @@ enum AlarmIdentifier {
 
   /// The two FNV-1a hashes behind a derived id, fed piece by piece (a firing's id hashes its
   /// parts without joining them into one key first).
-  struct Hasher {
+  struct Hasher: Sendable {
     private var high: UInt64 = 0xcbf2_9ce4_8422_2325
     private var low: UInt64 = 0x6c62_272e_07bb_0142
 
@@ -49,14 +49,27 @@ enum AlarmIdentifier {
       writeHex(low, from: 44, count: 12, to: start + 24)
     }
 
-    /// Stores `count` upper-case hex digits of `word`, the first at bit `shift`, at `start`.
+    /// Stores `count` upper-case hex digits of `word`, the first at bit `shift`, at `start`
+    /// (whole bytes here: `shift` is 4 less than a multiple of 8 and `count` even).
     private func writeHex(
       _ word: UInt64, from shift: Int, count: Int, to start: UnsafeMutablePointer<UInt8>
     ) {
-      for index in 0..<count {
-        let nibble = UInt8(truncatingIfNeeded: word >> UInt64(shift - 4 * index)) & 0xF
-        start[index] = nibble &+ (nibble < 10 ? UInt8(ascii: "0") : UInt8(ascii: "A") - 10)
+      Self.hexPairs.withUnsafeBufferPointer { pairs in
+        for pair in 0..<count / 2 {
+          let byte = Int(truncatingIfNeeded: word >> UInt64(shift - 4 - 8 * pair)) & 0xFF
+          UnsafeMutableRawPointer(start + 2 * pair).storeBytes(of: pairs[byte], as: UInt16.self)
+        }
       }
+    }
+
+    /// Each byte's two upper-case hex digits, as they lie in memory (little-endian: the first
+    /// digit in the low byte).
+    private static let hexPairs: [UInt16] = (0..<256).map { byte in
+      func digit(_ nibble: Int) -> UInt16 {
+        UInt16(nibble < 10 ? 48 + nibble : 55 + nibble)  // "0"..."9", "A"..."F"
+      }
+      let pair = digit(byte >> 4) | digit(byte & 0xF) << 8
+      return UInt16(littleEndian: pair)
     }
   }
 }

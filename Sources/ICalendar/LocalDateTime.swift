@@ -204,6 +204,10 @@ public struct ReadingWriter: Sendable {
   private var day = Int64.min
   /// The day's `YYYY-MM-DD`: eight bytes, then two.
   private var date: (UInt64, UInt16) = (0, 0)
+  /// The last reading written and its `THH:MM:SS`, for a reading written twice in a row (an
+  /// instance's recurrence id and its start).
+  private var last = Int64.min
+  private var time: (UInt64, UInt8) = (0, 0)
 
   /// A writer with nothing remembered.
   public init() {}
@@ -213,8 +217,15 @@ public struct ReadingWriter: Sendable {
   public mutating func write(
     secondsSince1970 seconds: Int64, to start: UnsafeMutablePointer<UInt8>
   ) {
-    let days = (seconds >= 0 ? seconds : seconds - 86_399) / 86_400
     let raw = UnsafeMutableRawPointer(start)
+    if seconds == last {
+      raw.storeBytes(of: date.0, as: UInt64.self)
+      raw.storeBytes(of: date.1, toByteOffset: 8, as: UInt16.self)
+      raw.storeBytes(of: time.0, toByteOffset: 10, as: UInt64.self)
+      start[18] = time.1
+      return
+    }
+    let days = (seconds >= 0 ? seconds : seconds - 86_399) / 86_400
     if days == day {
       raw.storeBytes(of: date.0, as: UInt64.self)
       raw.storeBytes(of: date.1, toByteOffset: 8, as: UInt16.self)
@@ -232,5 +243,7 @@ public struct ReadingWriter: Sendable {
     writeTwoDigits(time / 60 % 60, start + 14)
     start[16] = UInt8(ascii: ":")
     writeTwoDigits(time % 60, start + 17)
+    last = seconds
+    self.time = (raw.loadUnaligned(fromByteOffset: 10, as: UInt64.self), start[18])
   }
 }

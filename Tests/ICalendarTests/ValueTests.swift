@@ -28,7 +28,8 @@ import Testing
 
   @Test("a reading writer that remembers its last day writes exactly what LocalDateTime writes")
   func readingWriter() {
-    // Runs within one day, jumps across days, years and 1970, back and forth, and the ends.
+    // Runs within one day, jumps across days, years and 1970, back and forth, the ends, and
+    // repeats.
     var seconds: [Int64] = [
       0, -1, 86_399, 86_400, -86_400, -86_401, 253_402_300_799, -62_135_596_800,
     ]
@@ -39,6 +40,8 @@ import Testing
       value += Int64.random(in: 1...40_000_000, using: &generator)
     }
     seconds += seconds.reversed()
+    // Each reading twice in a row too (the writer keeps the last one whole).
+    seconds += seconds.flatMap { [$0, $0, $0 + 1, $0] }
     var writer = ReadingWriter()
     var mismatches: [Int64] = []
     for second in seconds {

@@ -46,9 +46,7 @@ public struct Firing: Equatable, Sendable {
   public func writeID(to start: UnsafeMutablePointer<UInt8>, clock: inout ReadingWriter) {
     // The hash of the UTF-8 of uid NUL recurrence-id NUL alarm-key NUL repeat-index, fed piece
     // by piece: ids are promised stable, so these bytes must never change.
-    var hasher = AlarmIdentifier.Hasher()
-    hasher.add(uid)
-    hasher.add(0)
+    var hasher = origin.idPrefix
     switch recurrenceID {
     case .instant(let instant):
       withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Instant.descriptionLength) {
@@ -100,11 +98,17 @@ final class FiringOrigin: Sendable {
   let file: String
   let fileIndex: Int
   let uid: String
+  /// The id hash of the series' firings after their common start, the UID and a NUL.
+  let idPrefix: AlarmIdentifier.Hasher
 
   init(file: String, fileIndex: Int, uid: String) {
     self.file = file
     self.fileIndex = fileIndex
     self.uid = uid
+    var hasher = AlarmIdentifier.Hasher()
+    hasher.add(uid)
+    hasher.add(0)
+    idPrefix = hasher
   }
 }
 

@@ -238,6 +238,10 @@ final class WindowCollector: @unchecked Sendable {
   func collect(
     _ series: ArraySlice<AlarmSeries>, in window: Range<Instant>, includeAcknowledged: Bool
   ) {
+    // Worked on as locals: a class's array properties are checked for exclusive access at
+    // every touch, and a window touches them a few times per firing.
+    var batch = take(&self.batch)
+    var keys = take(&self.keys)
     batch.removeAll(keepingCapacity: true)
     keys.removeAll(keepingCapacity: true)
     newlyStopped.removeAll()
@@ -256,11 +260,20 @@ final class WindowCollector: @unchecked Sendable {
       }
     }
     keys.sort { $0.order < $1.order }
-    keys.sortTies { [batch] in
+    keys.sortTies {
       Firing.precedes(
         batch[Int($0.index & ~FiringKey.secondHalf)], batch[Int($1.index & ~FiringKey.secondHalf)])
     }
+    self.batch = batch
+    self.keys = keys
   }
+}
+
+/// The value of `variable`, leaving it empty, so the value is uniquely referenced.
+private func take<Element>(_ variable: inout [Element]) -> [Element] {
+  let value = variable
+  variable = []
+  return value
 }
 
 /// The second half of a window's series, lent to the thread that finds their firings.

@@ -60,13 +60,33 @@ public struct VTimezoneRules: ZoneOffsets {
 
   /// The offset in force at an instant.
   public func offset(at instant: Instant) -> Int {
-    // The last transition at or before the instant (binary search).
+    offset(after: transitionCount(atOrBefore: instant))
+  }
+
+  /// ``instantFromOffsets(for:)`` with one search where it makes four: when no transition lies
+  /// within a day either side of the reading (nearly always), the offset a day before is the
+  /// offset.
+  public func instant(for local: LocalDateTime) -> Instant {
+    let asUTC = local.secondsSince1970
+    let count = transitionCount(atOrBefore: Instant(secondsSince1970: asUTC - 86_400))
+    guard count == transitions.count || transitions[count].instant.secondsSince1970 > asUTC + 86_400
+    else { return instantFromOffsets(for: local) }
+    return Instant(secondsSince1970: asUTC - Int64(offset(after: count)))
+  }
+
+  /// How many transitions are at or before `instant` (binary search).
+  private func transitionCount(atOrBefore instant: Instant) -> Int {
     var low = 0
     var high = transitions.count
     while low < high {
       let middle = (low + high) / 2
       if transitions[middle].instant <= instant { low = middle + 1 } else { high = middle }
     }
-    return low == 0 ? initialOffset : transitions[low - 1].offset
+    return low
+  }
+
+  /// The offset in force after the first `count` transitions.
+  private func offset(after count: Int) -> Int {
+    count == 0 ? initialOffset : transitions[count - 1].offset
   }
 }

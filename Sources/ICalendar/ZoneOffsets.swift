@@ -2,6 +2,10 @@
 public protocol ZoneOffsets: Sendable {
   /// The UTC offset in seconds in force at an instant.
   func offset(at instant: Instant) -> Int
+
+  /// The instant of a wall-clock reading, RFC 5545 §3.3.5. A zone with a faster way may
+  /// implement it; it must give ``instantFromOffsets(for:)``'s result.
+  func instant(for local: LocalDateTime) -> Instant
 }
 
 extension ZoneOffsets {
@@ -13,7 +17,10 @@ extension ZoneOffsets {
   /// The instant of a wall-clock reading, RFC 5545 §3.3.5: a reading that occurs twice is the
   /// first occurrence; a reading skipped by a gap uses the offset from before the gap (so
   /// 02:30 on a spring-forward night is 03:30 in the new offset).
-  public func instant(for local: LocalDateTime) -> Instant {
+  public func instant(for local: LocalDateTime) -> Instant { instantFromOffsets(for: local) }
+
+  /// ``instant(for:)`` worked out from ``offset(at:)`` alone: the rule's one home.
+  public func instantFromOffsets(for local: LocalDateTime) -> Instant {
     let asUTC = local.secondsSince1970
     // Offsets a day either side: a zone changes its offset at most once in that span.
     let before = offset(at: Instant(secondsSince1970: asUTC - 86_400))

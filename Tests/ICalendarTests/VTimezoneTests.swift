@@ -40,6 +40,25 @@ import Testing
     #expect(rules.instant(for: overlap).description == "2007-11-04T05:30:00Z")
   }
 
+  @Test("the one-search resolution gives what the offsets give, around every change and between")
+  func fastResolution() throws {
+    let rules = try customEastern()
+    var readings: [LocalDateTime] = []
+    for (instant, _) in rules.transitions.prefix(200) {
+      // Every quarter hour from a day and a half before a change to a day and a half after.
+      let local = instant.utc
+      for quarter in -144...144 { readings.append(local.adding(seconds: Int64(quarter) * 900)) }
+    }
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<5_000 {
+      let seconds = Int64.random(in: -2_000_000_000...7_000_000_000, using: &generator)
+      readings.append(LocalDateTime(secondsSince1970: seconds))
+    }
+    let differing = readings.filter { rules.instant(for: $0) != rules.instantFromOffsets(for: $0) }
+    #expect(differing.isEmpty)
+    #expect(readings.count > 50_000)
+  }
+
   @Test("a custom VTIMEZONE matches the IANA zone with the same offsets, the preferred one first")
   func matcher() throws {
     let rules = try customEastern()

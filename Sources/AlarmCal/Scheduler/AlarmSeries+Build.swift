@@ -1,5 +1,24 @@
 import ICalendar
 
+/// A UID as a dictionary key, carrying its 64-bit FNV-1a hash: the dictionary hashes eight
+/// bytes when it grows, and compares the hashes before the texts (a hundred thousand UIDs
+/// were hashed whole at each growth and compared byte by byte along each probe).
+struct UIDKey: Hashable {
+  let hash: UInt64
+  let text: String
+
+  init(_ text: String) {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    self.hash = hash
+    self.text = text
+  }
+
+  static func == (a: UIDKey, b: UIDKey) -> Bool { a.hash == b.hash && a.text == b.text }
+
+  func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+}
+
 /// One UID of one file: a master component (or a lone override), its instances and alarms.
 final class AlarmSeries {
   /// The file and UID, shared with every firing of the series.
@@ -122,7 +141,7 @@ struct SeriesBuilder {
   var rules: [String: Result<RecurrenceRule, RecurrenceRuleError>] = [:]
   /// One slot per UID, in the order UIDs first appear.
   private var slots: [Slot] = []
-  private var slotOfUID: [String: Int] = [:]
+  private var slotOfUID: [UIDKey: Int] = [:]
   /// Components kept until the end, by slot: few calendars have overrides.
   private var kept: [Int: Kept] = [:]
 
@@ -206,11 +225,14 @@ struct SeriesBuilder {
 
   /// The slot of a UID, made when the UID is new.
   private mutating func slot(for uid: String) -> Int {
-    if let known = slotOfUID[uid] { return known }
-    slots.append(Slot(uid: uid))
-    slotOfUID[uid] = slots.count - 1
-    return slots.count - 1
+    // One probe: an inout access through `default:` inserts the default when the key is new.
+    let next = slots.count
+    let slot = Self.value(&slotOfUID[UIDKey(uid), default: next])
+    if slot == next { slots.append(Slot(uid: uid)) }
+    return slot
   }
+
+  private static func value(_ value: inout Int) -> Int { value }
 
   /// Marks the slot's master taken; false (with a warning) when it already has one.
   private mutating func takeMaster(_ slot: Int, uid: String, line: Int?) -> Bool {

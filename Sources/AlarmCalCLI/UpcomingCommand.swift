@@ -118,6 +118,9 @@ enum UpcomingCommand {
       printer.print($0)
     }
     printer.end()
+    // The series are freed on another thread: the answer is out, and the process need not
+    // wait for 100,000 of them to be taken apart before it exits.
+    TwoThreads.release(consume schedule)
     for warning in late { err.write("warning: \(warning)\n") }
     return failed ? .problemsFound : .success
   }

@@ -19,6 +19,35 @@ public enum TwoThreads {
   }
 }
 
+extension TwoThreads {
+  /// Lets go of `value` on a new thread, for a large structure whose freeing the caller need
+  /// not wait for (a command about to exit: 100,000 alarm series take 70 ms to free).
+  ///
+  /// `value` must be the last reference to what it owns, and nothing it owns may be used by
+  /// another thread meanwhile: only the new thread touches it.
+  public static func release<Value>(_ value: consuming Value) {
+    let box = Released(value)
+    let thread = Thread { box.empty() }
+    thread.start()
+  }
+}
+
+/// A value on its way to being freed by another thread.
+///
+/// `@unchecked Sendable`: ``TwoThreads/release(_:)`` hands over the last reference, so only
+/// the thread it starts touches the value (starting a thread orders the accesses).
+private final class Released<Value>: @unchecked Sendable {
+  private var value: Value?
+
+  init(_ value: consuming Value) {
+    self.value = value
+  }
+
+  func empty() {
+    value = nil
+  }
+}
+
 /// The second thread's result, handed to the waiting one.
 ///
 /// `@unchecked Sendable`: `result` is written once by the working thread and read by the

@@ -89,11 +89,15 @@ public struct FiringSchedule {
   private mutating func rankSeries() {
     guard !ranked else { return }
     ranked = true
-    func key(_ index: Int) -> (Int, String) { (series[index].fileIndex, series[index].uid) }
-    let order = series.indices.sorted { key($0) < key($1) }
+    // Sorted as plain (file, UID, place) values: a comparison reads no series.
+    let order = series.indices.map { (series[$0].fileIndex, series[$0].uid, $0) }
+      .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
     var rank = 0
-    for (position, index) in order.enumerated() {
-      if position > 0, key(order[position - 1]) != key(index) { rank += 1 }
+    for position in order.indices {
+      let (fileIndex, uid, index) = order[position]
+      if position > 0, order[position - 1].0 != fileIndex || order[position - 1].1 != uid {
+        rank += 1
+      }
       series[index].rank = rank
     }
   }

@@ -150,14 +150,19 @@ public struct FiringSchedule {
       let window = windowStart..<min(windowStart.adding(seconds: span), end)
       // Many series: the second half's firings are found on another thread. Each series is
       // read and advanced by one thread per window, and the threads join before the next.
-      let half = active.count >= max(twoThreadsFrom, 2) ? active.count / 2 : active.count
-      let secondShare = SeriesShare(active[half...])
       let include = includeAcknowledged
-      _ = TwoThreads.run(
-        { first.collect(active[..<half], in: window, includeAcknowledged: include) },
-        alongside: {
-          second.collect(secondShare.series, in: window, includeAcknowledged: include)
-        })
+      if active.count >= max(twoThreadsFrom, 2) {
+        let half = active.count / 2
+        let secondShare = SeriesShare(active[half...])
+        _ = TwoThreads.run(
+          { first.collect(active[..<half], in: window, includeAcknowledged: include) },
+          alongside: {
+            second.collect(secondShare.series, in: window, includeAcknowledged: include)
+          })
+      } else {
+        first.collect(active[...], in: window, includeAcknowledged: include)
+        second.collect([], in: window, includeAcknowledged: include)
+      }
       for item in first.newlyStopped + second.newlyStopped {
         found.append(
           SchedulerWarning(

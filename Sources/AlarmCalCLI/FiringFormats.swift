@@ -20,7 +20,7 @@ struct FiringPrinter {
   private let pendingOutput = ByteBuffer(capacity: 1 << 20)
   private var json: FiringJSONWriter
   /// The second run of firings of a round, formatted on another thread; kept for its capacity.
-  private let secondHalf = ByteBuffer(capacity: 1 << 20)
+  private let secondRunText = ByteBuffer(capacity: 1 << 20)
 
   /// The fewest firings a window must hold to be formatted on two threads.
   private let twoThreadsFrom: Int
@@ -80,7 +80,7 @@ struct FiringPrinter {
       window.forEach(in: 0..<window.count) { print($0) }
       return
     }
-    let second = SecondHalfBuffer(secondHalf)
+    let second = SecondRunBuffer(secondRunText)
     let (zone, ndjson) = (zone, format == .ndjson)
     var start = 0
     while window.count - start >= twoThreadsFrom {
@@ -96,7 +96,7 @@ struct FiringPrinter {
           }
         })
       flush()
-      secondHalf.withBytes { sink.write(bytes: $0) }
+      secondRunText.withBytes { sink.write(bytes: $0) }
       count += run
       start = secondRun.upperBound
     }
@@ -251,7 +251,7 @@ struct FiringJSONWriter {
 ///
 /// `@unchecked Sendable`: only the second thread touches the buffer until ``TwoThreads`` has
 /// joined it; then only the printer.
-private struct SecondHalfBuffer: @unchecked Sendable {
+private struct SecondRunBuffer: @unchecked Sendable {
   let buffer: ByteBuffer
 
   init(_ buffer: ByteBuffer) {

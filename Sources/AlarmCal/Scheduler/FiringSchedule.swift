@@ -141,10 +141,12 @@ public struct FiringSchedule {
     let first = WindowCollector(half: 0)
     let second = WindowCollector(half: 1)
     var merged: [FiringKey] = []
+    // The active series' firing-rate bound, summed again by the collectors at each window's
+    // end while each series is in cache: with 100,000 series, every pass over them costs.
+    var rate = active.reduce(0) { $0 + $1.firingRateBound }
     while windowStart < end, !active.isEmpty {
       // Dense rules (a few SECONDLY events, or thousands of MINUTELY ones) bound the window
       // before it is filled: a day of them would be millions of firings held at once.
-      let rate = active.reduce(0) { $0 + $1.firingRateBound }
       let crowd = Double(max(50_000, 8 * active.count))
       if rate * Double(span) > crowd { span = max(60, Int64(crowd / rate)) }
       let window = windowStart..<min(windowStart.adding(seconds: span), end)
@@ -195,7 +197,8 @@ public struct FiringSchedule {
       }
       emitted += shown
       if let limit, emitted >= limit { return found }
-      active.removeAll { $0.isFinished(at: window.upperBound) }
+      active.removeAll(finished: first.finished + second.finished)
+      rate = first.rateBound + second.rateBound
       windowStart = window.upperBound
       // Grow while windows are sparse, shrink when one was crowded. Every window costs each
       // series a call and a look at a day of instances either side, so a window should hold a
@@ -236,6 +239,10 @@ final class WindowCollector: @unchecked Sendable {
   private(set) var keys: [FiringKey] = []
   /// The series whose rule the work limit stopped in this window, not warned about before.
   private(set) var newlyStopped: [AlarmSeries] = []
+  /// Per series collected, whether nothing can fire at or after the window's end.
+  private(set) var finished: [Bool] = []
+  /// The sum of the firing-rate bounds of the series not finished.
+  private(set) var rateBound: Double = 0
   private let tag: UInt32
 
   /// A collector for the first (0) or second (1) half of the series.
@@ -254,6 +261,8 @@ final class WindowCollector: @unchecked Sendable {
     batch.removeAll(keepingCapacity: true)
     keys.removeAll(keepingCapacity: true)
     newlyStopped.removeAll()
+    finished.removeAll(keepingCapacity: true)
+    rateBound = 0
     for item in series {
       let wasStopped = item.stoppedByWorkLimit
       let first = batch.count
@@ -267,6 +276,9 @@ final class WindowCollector: @unchecked Sendable {
         item.warnedAboutWork = true
         newlyStopped.append(item)
       }
+      let isFinished = item.isFinished(at: window.upperBound)
+      finished.append(isFinished)
+      if !isFinished { rateBound += item.firingRateBound }
     }
     keys.sort { $0.order < $1.order }
     keys.sortTies {
@@ -293,6 +305,19 @@ private struct SeriesShare: @unchecked Sendable {
 
   init(_ series: ArraySlice<AlarmSeries>) {
     self.series = series
+  }
+}
+
+extension [AlarmSeries] {
+  /// Removes the series flagged in `finished` (one flag per series, in order), keeping the
+  /// order of the rest.
+  fileprivate mutating func removeAll(finished: [Bool]) {
+    var kept = 0
+    for index in indices where !finished[index] {
+      swapAt(kept, index)
+      kept += 1
+    }
+    removeLast(count - kept)
   }
 }
 

@@ -30,6 +30,9 @@ enum AlarmIdentifier {
       if done == nil { for byte in text.utf8 { add(byte) } }
     }
 
+    /// 64 bits of what was added, for hash tables.
+    var digest: UInt64 { high ^ low }
+
     /// The length of an id in bytes.
     static let identifierLength = 36
 

@@ -1,5 +1,4 @@
 internal import CLibical
-import Foundation
 
 /// Why a component could not be turned into iCalendar text.
 public struct ICalendarPrintError: Error, Equatable, Sendable, CustomStringConvertible {

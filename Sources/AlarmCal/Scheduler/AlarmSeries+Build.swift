@@ -1,6 +1,6 @@
 import ICalendar
 
-/// A UID as a dictionary key, carrying its 64-bit FNV-1a hash: the dictionary hashes eight
+/// A UID as a dictionary key, carrying its 64-bit FNV-1a digest: the dictionary hashes eight
 /// bytes when it grows, and compares the hashes before the texts (a hundred thousand UIDs
 /// were hashed whole at each growth and compared byte by byte along each probe).
 struct UIDKey: Hashable {
@@ -8,9 +8,9 @@ struct UIDKey: Hashable {
   let text: String
 
   init(_ text: String) {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-    self.hash = hash
+    var hasher = AlarmIdentifier.Hasher()
+    hasher.add(text)
+    hash = hasher.digest
     self.text = text
   }
 

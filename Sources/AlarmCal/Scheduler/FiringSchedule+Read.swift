@@ -160,13 +160,19 @@ private struct CalendarStreams {
   }
 
   /// Each calendar's series and warnings, in file order, once the whole file has been read.
-  consuming func finish(_ bytes: [UInt8], roots: [ICalComponent]) -> [(
+  mutating func finish(_ bytes: [UInt8], roots: [ICalComponent]) -> [(
     series: [AlarmSeries], warnings: [SchedulerWarning]
   )] {
-    streams.keys.sorted().compactMap { index in
-      streams.removeValue(forKey: index)?.finish(
-        bytes, calendar: roots[index], defaultZone: defaultZone)
+    // Each stream is moved out of a dictionary nothing else holds: a stream still shared (the
+    // reading closures capture `self`, so consuming it copied) copied its builder's slots whole.
+    var taken: [Int: CalendarStream] = [:]
+    swap(&taken, &streams)
+    var finished: [(series: [AlarmSeries], warnings: [SchedulerWarning])] = []
+    for index in taken.keys.sorted() {
+      guard var stream = taken.removeValue(forKey: index) else { continue }
+      finished.append(stream.finish(bytes, calendar: roots[index], defaultZone: defaultZone))
     }
+    return finished
   }
 }
 
@@ -270,7 +276,7 @@ private struct CalendarStream {
   }
 
   /// The series and warnings, once `calendar` (with its VTIMEZONEs) has been read whole.
-  consuming func finish(_ bytes: [UInt8], calendar: ICalComponent, defaultZone: TimeZoneRules)
+  mutating func finish(_ bytes: [UInt8], calendar: ICalComponent, defaultZone: TimeZoneRules)
     -> (series: [AlarmSeries], warnings: [SchedulerWarning])
   {
     let (sources, rootName, rootIndex) = (sources, rootName, rootIndex)

@@ -79,7 +79,8 @@ public struct FiringSchedule {
   }
 
   mutating func add(_ built: (series: [AlarmSeries], warnings: [SchedulerWarning])) {
-    series += built.series
+    // Adopted whole when first: appending would retain every series, a cache miss apiece.
+    if series.isEmpty { series = built.series } else { series += built.series }
     warnings += built.warnings
     ranked = false
   }
@@ -89,17 +90,31 @@ public struct FiringSchedule {
   private mutating func rankSeries() {
     guard !ranked else { return }
     ranked = true
-    // Sorted as plain (file, UID, place) values: a comparison reads no series.
-    let order = series.indices.map { (series[$0].fileIndex, series[$0].uid, $0) }
-      .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+    // Sorted in place as plain (file, UID, place) values: a comparison reads no series, and
+    // `sorted` on a tuple copied every element through unspecialized code (50 ms at 100,000).
+    var order = series.indices.map {
+      RankKey(fileIndex: series[$0].fileIndex, uid: series[$0].uid, index: $0)
+    }
+    order.sort { $0.fileIndex != $1.fileIndex ? $0.fileIndex < $1.fileIndex : $0.uid < $1.uid }
     var rank = 0
     for position in order.indices {
-      let (fileIndex, uid, index) = order[position]
-      if position > 0, order[position - 1].0 != fileIndex || order[position - 1].1 != uid {
+      let key = order[position]
+      if position > 0,
+        order[position - 1].fileIndex != key.fileIndex
+          || order[position - 1].uid != key.uid
+      {
         rank += 1
       }
+      let index = key.index
       series[index].rank = rank
     }
+  }
+
+  /// A series' file and UID, the order ties between firings at one instant are broken in.
+  private struct RankKey {
+    let fileIndex: Int
+    let uid: String
+    let index: Int
   }
 
   /// Calls `emit` with every firing in `from..<to` (to: nil for no end), in time order, stopping

@@ -318,13 +318,17 @@ struct SeriesBuilder {
     -> AlarmSeries?
   {
     let hasAlarms =
-      !item.components(named: "VALARM").isEmpty
-      || overrides.contains { !$0.components(named: "VALARM").isEmpty }
+      item.components.contains { $0.name == "VALARM" }
+      || overrides.contains { $0.components.contains { $0.name == "VALARM" } }
       || item.properties.contains { $0.name.hasPrefix("X-MOZ-SNOOZE-TIME") }
     guard hasAlarms else { return nil }
-    // What the reader dropped (a line that is no content line, a stray END).
-    for note in ([item] + item.components).flatMap(\.libicalLosses) {
-      warn(item, uid, "a line could not be read and is ignored (\(note))")
+    // What the reader dropped (a line that is no content line, a stray END), the event's own
+    // first; read in place, where gathering the parts into an array cost 2% of reading.
+    for position in -1..<item.components.count {
+      let part = position < 0 ? item : item.components[position]
+      for note in part.libicalLosses {
+        warn(item, uid, "a line could not be read and is ignored (\(note))")
+      }
     }
     let isTask = item.name == "VTODO"
     guard

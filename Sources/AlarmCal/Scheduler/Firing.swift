@@ -6,10 +6,10 @@ public struct Firing: Equatable, Sendable {
   /// When it goes off.
   public let trigger: Instant
   /// The component's UID.
-  public var uid: String { origin.uid }
+  @inlinable public var uid: String { origin.uid }
   /// Where the component comes from, shared by its series' firings: one reference to count
   /// when a firing is copied, and no count shared by every series of a file.
-  let origin: FiringOrigin
+  @usableFromInline let origin: FiringOrigin
   /// The instance's original start: nil for a component that does not recur.
   public let recurrenceID: RecurrenceID?
   /// The instance's start (for all-day instances, local midnight in the zone they are read in).
@@ -21,7 +21,7 @@ public struct Firing: Equatable, Sendable {
   /// 0 for the trigger itself, k for the k-th REPEAT.
   public let repeatIndex: Int
   /// The file as given on the command line.
-  public var file: String { origin.file }
+  @inlinable public var file: String { origin.file }
   /// The 0-based position of the file among the inputs, for ordering ties.
   public var fileIndex: Int { origin.fileIndex }
   /// Identifies the VALARM inside its component (its RFC 9074 UID, else its position).
@@ -94,17 +94,24 @@ public struct Firing: Equatable, Sendable {
 }
 
 /// The file and UID of one series, held once for all of its firings.
-final class FiringOrigin: Sendable {
-  let file: String
+@usableFromInline final class FiringOrigin: Sendable {
+  @usableFromInline let file: String
   let fileIndex: Int
-  let uid: String
+  @usableFromInline let uid: String
   /// The id hash of the series' firings after their common start, the UID and a NUL.
   let idPrefix: AlarmIdentifier.Hasher
+
+  /// Where the UID's UTF-8 lies when it is stored apart from the string (longer than 15
+  /// bytes), for ``CacheHint``; 0 otherwise. Never read through: only asked for ahead of use.
+  let uidAddress: Int
 
   init(file: String, fileIndex: Int, uid: String) {
     self.file = file
     self.fileIndex = fileIndex
     self.uid = uid
+    uidAddress =
+      uid.utf8.count > 15
+      ? uid.utf8.withContiguousStorageIfAvailable { Int(bitPattern: $0.baseAddress) } ?? 0 : 0
     var hasher = AlarmIdentifier.Hasher()
     hasher.add(uid)
     hasher.add(0)

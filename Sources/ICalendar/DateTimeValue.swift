@@ -11,17 +11,28 @@ public enum DateTimeValue: Hashable, Sendable {
 
   /// Reads the value of a DTSTART-like property: `VALUE=DATE`, a `Z` suffix or a `TZID`.
   public init?(property: ICalProperty) {
-    let isDate = property.parameter("VALUE")?.uppercased() == "DATE"
+    let isDate = property.parameter("VALUE")?.asciiUppercased == "DATE"
     self.init(text: property.value, tzid: property.parameter("TZID"), isDate: isDate)
   }
 
   /// Reads `YYYYMMDD` (when `isDate` or when the text has no time) or `YYYYMMDDTHHMMSS[Z]`.
   public init?(text: String, tzid: String? = nil, isDate: Bool = false) {
-    let bytes = Array(text.utf8)
+    // Read in place: copying the text into an array cost more than reading it.
+    let read = { (bytes: UnsafeBufferPointer<UInt8>) in
+      DateTimeValue.read(bytes, tzid: tzid, isDate: isDate)
+    }
+    guard
+      let value = text.utf8.withContiguousStorageIfAvailable(read)
+        ?? Array(text.utf8).withUnsafeBufferPointer(read)
+    else { return nil }
+    self = value
+  }
+
+  private static func read(_ bytes: UnsafeBufferPointer<UInt8>, tzid: String?, isDate: Bool)
+    -> DateTimeValue?
+  {
     if bytes.count == 8 {
-      guard let date = DateTimeValue.date(bytes) else { return nil }
-      self = .date(date)
-      return
+      return DateTimeValue.date(bytes).map { .date($0) }
     }
     guard !isDate, bytes.count == 15 || bytes.count == 16, bytes[8] == UInt8(ascii: "T"),
       let date = DateTimeValue.date(bytes),
@@ -33,11 +44,11 @@ public enum DateTimeValue: Hashable, Sendable {
     let local = LocalDateTime(date, time)
     if bytes.count == 16 {
       guard bytes[15] == UInt8(ascii: "Z") || bytes[15] == UInt8(ascii: "z") else { return nil }
-      self = .utc(local)
+      return .utc(local)
     } else if let tzid, !tzid.isEmpty {
-      self = .zoned(local, tzid: tzid)
+      return .zoned(local, tzid: tzid)
     } else {
-      self = .floating(local)
+      return .floating(local)
     }
   }
 
@@ -74,14 +85,14 @@ public enum DateTimeValue: Hashable, Sendable {
     }
   }
 
-  private static func date(_ bytes: [UInt8]) -> LocalDate? {
+  private static func date(_ bytes: UnsafeBufferPointer<UInt8>) -> LocalDate? {
     guard let year = number(bytes[0..<4]), let month = number(bytes[4..<6]),
       let day = number(bytes[6..<8])
     else { return nil }
     return LocalDate(year: year, month: month, day: day)
   }
 
-  private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+  private static func number(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
     var value = 0
     for byte in digits {
       guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }

@@ -144,6 +144,7 @@ import Testing
       ("-P0DT0H10M0S", true, 0, 600, "-PT10M"),  // Google's spelling
       ("P1DT2H3M4S", false, 1, 7384, "P1DT2H3M4S"),
       ("+PT1H", false, 0, 3600, "PT1H"),
+      ("-pt15m", true, 0, 900, "-PT15M"),  // case-insensitive, RFC 5545 §2
     ])
   func durations(text: String, negative: Bool, days: Int, seconds: Int, canonical: String) throws {
     let duration = try #require(ICalDuration(text))
@@ -157,6 +158,8 @@ import Testing
     "malformed durations are refused",
     arguments: [
       "", "P", "PT", "15M", "PT15", "P1H", "PT1D", "P1.5D", "--PT1M", "PT99999999999999S",
+      // Only ASCII letters fold: U+017F (long s) upper-cases to S in Unicode, not here.
+      "PT5\u{17F}", "\u{17F}PT5S",
     ])
   func malformedDurations(text: String) {
     #expect(ICalDuration(text) == nil)

@@ -1,6 +1,7 @@
 import ICalendar
 
-/// A UID as a dictionary key, carrying its 64-bit FNV-1a digest: the dictionary hashes eight
+/// A UID as a dictionary key, carrying its 64-bit digest (``AlarmIdentifier/Hasher``'s two
+/// FNV-1a lanes folded into one): the dictionary hashes eight
 /// bytes when it grows, and compares the hashes before the texts (a hundred thousand UIDs
 /// were hashed whole at each growth and compared byte by byte along each probe).
 struct UIDKey: Hashable {

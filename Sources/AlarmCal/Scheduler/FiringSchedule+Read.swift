@@ -163,8 +163,8 @@ private struct CalendarStreams {
   mutating func finish(_ bytes: [UInt8], roots: [ICalComponent]) -> [(
     series: [AlarmSeries], warnings: [SchedulerWarning]
   )] {
-    // Each stream is moved out of a dictionary nothing else holds: a stream still shared (the
-    // reading closures capture `self`, so consuming it copied) copied its builder's slots whole.
+    // Each stream is moved out of the dictionary and finished in place: a `consuming` finish
+    // copied its builder's slots whole, one per UID (seen at 100,000 events).
     var taken: [Int: CalendarStream] = [:]
     swap(&taken, &streams)
     var finished: [(series: [AlarmSeries], warnings: [SchedulerWarning])] = []

@@ -45,6 +45,7 @@ extension FiringSchedule {
       reader.start()
       while let batch = handOver.receive() {
         for event in batch { calendars.add(event) }
+        handOver.giveBack(batch)
       }
       roots = try handOver.result().get()
     } else {
@@ -179,6 +180,11 @@ private struct CalendarStreams {
 /// Hands events from the reading thread to the building one in batches, holding at most a few
 /// batches, so reading ahead never builds up a tree.
 ///
+/// Batches whose series are built come back to the reading thread, which lets their
+/// components go: memory is then freed by the thread that allocated it. When the building
+/// thread freed them, each free took the reading thread's malloc arena lock while that thread
+/// was allocating from it, and both threads lost time waiting on and waking each other.
+///
 /// `@unchecked Sendable`: `filling` belongs to the reading thread alone; every other field is
 /// reached only while holding `condition` (an `NSCondition`, a pthread mutex and condition
 /// variable that ThreadSanitizer understands).
@@ -187,6 +193,8 @@ private final class ChildHandOver: @unchecked Sendable {
   private var batches: [[EventRead]] = []
   private var filling: [EventRead] = []
   private var outcome: Result<[ICalComponent], ICalendarSyntaxError>?
+  /// Batches the building thread is done with, for the reading thread to let go.
+  private var spent: [[EventRead]] = []
   /// How many events waiting in `batches` still need their series built: the building
   /// thread's backlog.
   private var rawWaiting = 0
@@ -199,14 +207,25 @@ private final class ChildHandOver: @unchecked Sendable {
   func send(_ event: consuming EventRead) -> Bool? {
     filling.append(event)
     guard filling.count >= Self.batchSize else { return nil }
+    var released: [[EventRead]] = []
     condition.lock()
-    defer { condition.unlock() }
     while batches.count >= Self.maximumBatches { condition.wait() }
     rawWaiting += filling.count { $0.child != nil }
     batches.append(filling)
     filling = []
+    swap(&released, &spent)
     condition.signal()
-    return rawWaiting >= 2 * Self.batchSize
+    let behind = rawWaiting >= 2 * Self.batchSize
+    condition.unlock()
+    released.removeAll()  // outside the lock, on this thread
+    return behind
+  }
+
+  /// Returns a batch whose series are built (building thread).
+  func giveBack(_ batch: consuming [EventRead]) {
+    condition.lock()
+    spent.append(batch)
+    condition.unlock()
   }
 
   /// Ends the reading (reading thread).

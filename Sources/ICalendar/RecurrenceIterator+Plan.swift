@@ -6,26 +6,27 @@ extension RecurrenceIterator {
   }
 
   /// The rule compiled for expansion: the BY parts with DTSTART's defaults filled in, as masks
-  /// and sorted lists, and the period arithmetic of the frequency. Built once, never mutated.
+  /// and sorted lists, and the period arithmetic of the frequency. Built once, never mutated, and
+  /// shared by every iterator whose rule, UNTIL and ``StartDefaults`` are the same
+  /// (``RecurrencePlans``): nothing in it depends on DTSTART beyond those defaults.
   ///
   /// Times are keys: seconds since 1970-01-01T00:00:00 on a clock without a zone. Periods are
   /// units of the frequency counted on that clock: years, months since year 0, weeks (starting on
   /// WKST), days, hours, minutes or seconds since 1970.
-  struct Plan: Sendable {
+  final class Plan: Sendable {
     let frequency: RecurrenceRule.Frequency
     let interval: Int
     let count: Int?
     let isDate: Bool
-    let startKey: Int
     /// The last key UNTIL allows, inclusive.
     let untilKey: Int?
-    /// DTSTART's period.
-    private(set) var firstPeriod = 0
     /// The period holding 9999-12-31T23:59:59.
-    private(set) var lastPeriod = 0
-    /// Whether the periods INTERVAL reaches can never pass the parts (an early answer for the
-    /// common cases, such as FREQ=DAILY;INTERVAL=7;BYDAY=TU from a Monday).
-    private(set) var neverMatches = false
+    let lastPeriod: Int
+    /// Whether no period can ever pass the parts, wherever the rule starts: a part left without
+    /// values, or a BYSETPOS beyond any period's size.
+    let cannotMatch: Bool
+    /// The plain BYDAY weekdays, for ``neverMatches(firstPeriod:)``.
+    let plainWeekdays: WeekdaySet
     /// Seconds in one period of a frequency finer than DAILY (unused otherwise).
     let unitSeconds: Int
     let isSubDaily: Bool
@@ -59,31 +60,36 @@ extension RecurrenceIterator {
     let timeCount: Int
     let setPositions: [Int]
 
-    init(rule: RecurrenceRule, start: LocalDateTime, isDate: Bool, until: LocalDateTime?) {
+    /// The last key `rule`'s UNTIL allows: `until`, the bound already turned into a wall-clock
+    /// reading by the caller, else the rule's own reading (a DATE including its whole day).
+    static func untilKey(_ rule: RecurrenceRule, isDate: Bool, until: LocalDateTime?) -> Int? {
+      if let until { return RecurrenceIterator.key(until) }
+      switch rule.until {
+      case nil: return nil
+      case .date(let date)?: return date.daysSince1970 * 86_400 + (isDate ? 0 : 86_399)
+      case let other?: return RecurrenceIterator.key(other.local)
+      }
+    }
+
+    /// Seconds in one period of `frequency` when it is finer than DAILY, else a day.
+    static func unitSeconds(_ frequency: RecurrenceRule.Frequency) -> Int {
+      switch frequency {
+      case .secondly: 1
+      case .minutely: 60
+      case .hourly: 3600
+      default: 86_400
+      }
+    }
+
+    init(rule: RecurrenceRule, defaults: StartDefaults, isDate: Bool, untilKey: Int?) {
       let frequency = rule.frequency
       self.frequency = frequency
       interval = max(1, rule.interval)
       count = rule.count
       self.isDate = isDate
-      startKey = RecurrenceIterator.key(start)
-      if let until {
-        untilKey = RecurrenceIterator.key(until)
-      } else if let ruleUntil = rule.until {
-        switch ruleUntil {
-        case .date(let date):
-          // A DATE UNTIL includes its whole day.
-          untilKey = date.daysSince1970 * 86_400 + (isDate ? 0 : 86_399)
-        default: untilKey = RecurrenceIterator.key(ruleUntil.local)
-        }
-      } else {
-        untilKey = nil
-      }
-      switch frequency {
-      case .secondly: unitSeconds = 1
-      case .minutely: unitSeconds = 60
-      case .hourly: unitSeconds = 3600
-      default: unitSeconds = 86_400
-      }
+      self.untilKey = untilKey
+      let unitSeconds = Self.unitSeconds(frequency)
+      self.unitSeconds = unitSeconds
       isSubDaily = unitSeconds < 86_400
       let fixedLength: Int? =
         switch frequency {
@@ -130,20 +136,9 @@ extension RecurrenceIterator {
       var byMonth = rule.byMonth
       var byMonthDay = rule.byMonthDay
       var byDay = rule.byDay
-      let startWeekday = start.date.weekday
-      let namesDay =
-        !(rule.byWeekNo.isEmpty && rule.byYearDay.isEmpty && byMonthDay.isEmpty && byDay.isEmpty)
-      switch frequency {
-      case .yearly where !namesDay:
-        byMonthDay = [start.date.day]
-        if byMonth.isEmpty { byMonth = [start.date.month] }
-      case .yearly
-      where byDay.isEmpty && byMonthDay.isEmpty && rule.byYearDay.isEmpty:
-        byDay = [.init(startWeekday)]  // BYWEEKNO alone: DTSTART's weekday in those weeks
-      case .monthly where !namesDay: byMonthDay = [start.date.day]
-      case .weekly where !namesDay: byDay = [.init(startWeekday)]
-      default: break
-      }
+      if let day = defaults.day { byMonthDay = [day] }
+      if let month = defaults.month { byMonth = [month] }
+      if let weekday = defaults.weekday { byDay = [.init(weekday)] }
       months = byMonth.isEmpty ? 0x1FFE : byMonth.reduce(0) { $0 | UInt16(1) << UInt16($1) }
       monthDayMasks =
         byMonthDay.isEmpty
@@ -172,39 +167,50 @@ extension RecurrenceIterator {
 
       // Times: a frequency finer than the part limits it, a coarser one expands it; what the
       // rule leaves out comes from DTSTART. DATE rules have midnight only.
-      func values(_ list: [Int], _ fallback: Int) -> [Int] {
-        list.isEmpty ? [fallback] : Array(Set(list.map { min($0, 59) })).sorted()
+      func values(_ list: [Int]) -> [Int] {
+        list.isEmpty ? [0] : Array(Set(list.map { min($0, 59) })).sorted()
       }
       func allowed(_ list: [Int], limits: Bool) -> UInt64 {
         guard limits, !isDate, !list.isEmpty else { return UInt64.max }
         return list.reduce(0) { $0 | UInt64(1) << UInt64(min($1, 59)) }
       }
-      let time = start.time
-      let hoursExpand = !isSubDaily && !isDate
-      let minutesExpand = (hoursExpand || frequency == .hourly) && !isDate
-      let secondsExpand = (minutesExpand || frequency == .minutely) && !isDate
+      let expands = TimeExpansion(frequency, isDate: isDate)
       hours = allowed(rule.byHour, limits: isSubDaily)
-      minutes = allowed(rule.byMinute, limits: !minutesExpand)
-      seconds = allowed(rule.bySecond, limits: !secondsExpand)
+      minutes = allowed(rule.byMinute, limits: !expands.minutes)
+      seconds = allowed(rule.bySecond, limits: !expands.seconds)
+      // A part taken from DTSTART is 0 here: the iterator adds StartDefaults.timeShift.
       hourOffsets = SharedOffsets.hours.shared(
-        hoursExpand ? values(rule.byHour, time.hour).map { $0 * 3600 } : [0])
+        expands.hours ? values(rule.byHour).map { $0 * 3600 } : [0])
       minuteOffsets = SharedOffsets.minutes.shared(
-        minutesExpand ? values(rule.byMinute, time.minute).map { $0 * 60 } : [0])
-      secondOffsets = SharedOffsets.seconds.shared(
-        secondsExpand ? values(rule.bySecond, time.second) : [0])
+        expands.minutes ? values(rule.byMinute).map { $0 * 60 } : [0])
+      secondOffsets = SharedOffsets.seconds.shared(expands.seconds ? values(rule.bySecond) : [0])
       timeCount = hourOffsets.count * minuteOffsets.count * secondOffsets.count
       setPositions = rule.bySetPos
+      plainWeekdays = plain
+      lastPeriod = Self.unit(
+        ofKey: Civil.maxKey, frequency: frequency, unitSeconds: unitSeconds, weekBase: weekBase)
+      cannotMatch =
+        emptied
+        || !Self.canPick(
+          frequency: frequency, setPositions: rule.bySetPos, timeCount: timeCount,
+          months: months, yearDays: rule.byYearDay, plainDays: byDay.isEmpty ? 7 : plain.count,
+          monthDays: Set(byMonthDay).count)
+    }
 
-      firstPeriod = unit(ofKey: startKey)
-      lastPeriod = unit(ofKey: Civil.maxKey)
-      neverMatches =
-        emptied || !reachable(weekdays: plain)
-        || !canPick(weekdays: plain, monthDays: Set(byMonthDay).count)
+    /// Whether the periods INTERVAL reaches from `firstPeriod` (DTSTART's) can never pass the
+    /// parts (an early answer for the common cases, such as FREQ=DAILY;INTERVAL=7;BYDAY=TU from
+    /// a Monday).
+    func neverMatches(firstPeriod: Int) -> Bool {
+      cannotMatch || !reachable(from: firstPeriod)
     }
 
     /// Whether some BYSETPOS position fits in the largest set a period can hold (FREQ=DAILY;
-    /// BYSETPOS=2 never picks anything: each day holds one instance).
-    private func canPick(weekdays: WeekdaySet, monthDays: Int) -> Bool {
+    /// BYSETPOS=2 never picks anything: each day holds one instance). `plainDays` is the count
+    /// of BYDAY weekdays (7 without BYDAY), `monthDays` that of distinct BYMONTHDAY values.
+    private static func canPick(
+      frequency: RecurrenceRule.Frequency, setPositions: [Int], timeCount: Int, months: UInt16,
+      yearDays: [Int], plainDays: Int, monthDays: Int
+    ) -> Bool {
       guard !setPositions.isEmpty else { return true }
       var days: Int
       switch frequency {
@@ -213,7 +219,7 @@ extension RecurrenceIterator {
         if monthDays > 0 { days = min(days, monthDays * months.nonzeroBitCount) }
         if !yearDays.isEmpty { days = min(days, Set(yearDays).count) }
       case .monthly: days = monthDays > 0 ? min(31, monthDays) : 31
-      case .weekly: days = weekdayMasks.isEmpty ? 7 : weekdays.count
+      case .weekly: days = plainDays
       default: days = 1
       }
       return setPositions.contains { $0.magnitude <= days * timeCount }
@@ -222,7 +228,8 @@ extension RecurrenceIterator {
     /// Whether INTERVAL steps from DTSTART's period can land on an allowed month (MONTHLY), or
     /// on an allowed weekday and time of day (DAILY and finer): the steps reach only the
     /// residues of DTSTART's period modulo gcd(INTERVAL, the cycle's length in periods).
-    private func reachable(weekdays: WeekdaySet) -> Bool {
+    private func reachable(from firstPeriod: Int) -> Bool {
+      let weekdays = plainWeekdays
       func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
       func residue(_ cycle: Int, origin: Int) -> (step: Int, residue: Int) {
         let step = gcd(interval % cycle, cycle)
@@ -267,11 +274,25 @@ extension RecurrenceIterator {
 
     /// The period holding `key`.
     func unit(ofKey key: Int) -> Int {
-      isSubDaily ? Civil.floorDiv(key, unitSeconds) : unit(ofDay: Civil.floorDiv(key, 86_400))
+      Self.unit(ofKey: key, frequency: frequency, unitSeconds: unitSeconds, weekBase: weekBase)
     }
 
     /// The period holding day number `day` (frequencies DAILY and coarser).
     func unit(ofDay day: Int) -> Int {
+      Self.unit(ofDay: day, frequency: frequency, weekBase: weekBase)
+    }
+
+    private static func unit(
+      ofKey key: Int, frequency: RecurrenceRule.Frequency, unitSeconds: Int, weekBase: Int
+    ) -> Int {
+      unitSeconds < 86_400
+        ? Civil.floorDiv(key, unitSeconds)
+        : unit(ofDay: Civil.floorDiv(key, 86_400), frequency: frequency, weekBase: weekBase)
+    }
+
+    private static func unit(ofDay day: Int, frequency: RecurrenceRule.Frequency, weekBase: Int)
+      -> Int
+    {
       switch frequency {
       case .yearly: return Civil.date(day).year
       case .monthly:
@@ -367,6 +388,101 @@ extension RecurrenceIterator {
       }
       return mask
     }
+  }
+}
+
+/// What a rule takes from DTSTART, RFC 5545 §3.3.10: the day, month or weekday when the rule
+/// names no day, and the time of day its frequency expands to when the rule names none. Day
+/// parts the rule does not take are nil, so that starts differing only there share one plan.
+///
+/// The time parts are not in the plan: each taken part is a single value, so the plan holds 0
+/// for it and the iterator adds ``timeShift`` to every time of day, which keeps their order.
+struct StartDefaults: Hashable, Sendable {
+  var month: Int?
+  var day: Int?
+  var weekday: Weekday?
+  /// The seconds after midnight of the time parts taken from DTSTART.
+  var timeShift = 0
+
+  /// The defaults of `rule` from `start` (a DATE start at midnight when `isDate`).
+  init(rule: RecurrenceRule, start: LocalDateTime, isDate: Bool) {
+    let namesDay =
+      !(rule.byWeekNo.isEmpty && rule.byYearDay.isEmpty && rule.byMonthDay.isEmpty
+      && rule.byDay.isEmpty)
+    switch rule.frequency {
+    case .yearly where !namesDay:
+      day = start.date.day
+      if rule.byMonth.isEmpty { month = start.date.month }
+    case .yearly
+    where rule.byDay.isEmpty && rule.byMonthDay.isEmpty && rule.byYearDay.isEmpty:
+      weekday = start.date.weekday  // BYWEEKNO alone: DTSTART's weekday in those weeks
+    case .monthly where !namesDay: day = start.date.day
+    case .weekly where !namesDay: weekday = start.date.weekday
+    default: break
+    }
+    let expands = TimeExpansion(rule.frequency, isDate: isDate)
+    if expands.hours && rule.byHour.isEmpty { timeShift += start.time.hour * 3600 }
+    if expands.minutes && rule.byMinute.isEmpty { timeShift += start.time.minute * 60 }
+    if expands.seconds && rule.bySecond.isEmpty { timeShift += start.time.second }
+  }
+
+  /// The defaults the plan is built from: the day parts alone.
+  var days: StartDefaults {
+    var days = self
+    days.timeShift = 0
+    return days
+  }
+}
+
+/// Which time parts a period of the frequency expands to several times (DAILY and coarser
+/// expand hours, minutes and seconds; HOURLY minutes and seconds; MINUTELY seconds); the parts
+/// it does not expand limit it. DATE rules have midnight only.
+struct TimeExpansion {
+  let hours: Bool
+  let minutes: Bool
+  let seconds: Bool
+
+  init(_ frequency: RecurrenceRule.Frequency, isDate: Bool) {
+    let subDaily = RecurrenceIterator.Plan.unitSeconds(frequency) < 86_400
+    hours = !subDaily && !isDate
+    minutes = (hours || frequency == .hourly) && !isDate
+    seconds = (minutes || frequency == .minutely) && !isDate
+  }
+}
+
+/// One RRULE with its compiled plans, kept for reuse by
+/// ``RecurrenceIterator/init(plans:start:isDate:until:workLimit:)``: the iterators of every
+/// series that uses the rule with the same UNTIL and day defaults (``StartDefaults``) share one
+/// plan, so a calendar of many series with few distinct rules compiles each once and holds it
+/// once.
+public struct RecurrencePlans: Sendable {
+  private struct Key: Hashable {
+    let isDate: Bool
+    let untilKey: Int?
+    let defaults: StartDefaults
+  }
+
+  /// The rule.
+  public let rule: RecurrenceRule
+  private var plans: [Key: RecurrenceIterator.Plan] = [:]
+
+  /// The rule, with no plan compiled yet.
+  public init(rule: RecurrenceRule) {
+    self.rule = rule
+  }
+
+  /// How many distinct plans were compiled.
+  public var count: Int { plans.count }
+
+  mutating func plan(isDate: Bool, untilKey: Int?, defaults: StartDefaults)
+    -> RecurrenceIterator.Plan
+  {
+    let key = Key(isDate: isDate, untilKey: untilKey, defaults: defaults.days)
+    if let known = plans[key] { return known }
+    let plan = RecurrenceIterator.Plan(
+      rule: rule, defaults: key.defaults, isDate: isDate, untilKey: untilKey)
+    plans[key] = plan
+    return plan
   }
 }
 

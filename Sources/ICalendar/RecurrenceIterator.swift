@@ -21,6 +21,13 @@ public struct RecurrenceIterator: Sendable {
   let plan: Plan
   private let start: LocalDateTime
   private let workLimit: Int
+  /// DTSTART's key and period.
+  private let startKey: Int
+  private let firstPeriod: Int
+  /// Whether the periods INTERVAL reaches from DTSTART's can never pass the parts.
+  private let neverMatches: Bool
+  /// Seconds added to the plan's times of day: the time parts taken from DTSTART.
+  private let timeShift: Int
 
   /// DTSTART has not been handed out (or skipped) yet.
   private var startPending = true
@@ -55,12 +62,30 @@ public struct RecurrenceIterator: Sendable {
     rule: RecurrenceRule, start: LocalDateTime, isDate: Bool = false,
     until: LocalDateTime? = nil, workLimit: Int = 1_000_000
   ) {
+    var plans = RecurrencePlans(rule: rule)
+    self.init(plans: &plans, start: start, isDate: isDate, until: until, workLimit: workLimit)
+  }
+
+  /// Like ``init(rule:start:isDate:until:workLimit:)`` for `plans.rule`, taking the compiled
+  /// rule from `plans` when an earlier iterator compiled the same one (and adding it otherwise).
+  public init(
+    plans: inout RecurrencePlans, start: LocalDateTime, isDate: Bool = false,
+    until: LocalDateTime? = nil, workLimit: Int = 1_000_000
+  ) {
+    let rule = plans.rule
     let start = isDate ? LocalDateTime(start.date, .midnight) : start
     self.start = start
     self.workLimit = workLimit
-    plan = Plan(rule: rule, start: start, isDate: isDate, until: until)
-    floorKey = plan.startKey + 1
-    period = plan.firstPeriod
+    let defaults = StartDefaults(rule: rule, start: start, isDate: isDate)
+    plan = plans.plan(
+      isDate: isDate, untilKey: Plan.untilKey(rule, isDate: isDate, until: until),
+      defaults: defaults)
+    timeShift = defaults.timeShift
+    startKey = Self.key(start)
+    firstPeriod = plan.unit(ofKey: startKey)
+    neverMatches = plan.neverMatches(firstPeriod: firstPeriod)
+    floorKey = startKey + 1
+    period = firstPeriod
   }
 
   /// Whether the rule's frequency is finer than DAILY (HOURLY, MINUTELY, SECONDLY).
@@ -95,7 +120,7 @@ public struct RecurrenceIterator: Sendable {
   public mutating func skip(toAtLeast reading: LocalDateTime) {
     let target = Self.key(reading)
     if startPending {
-      guard target > plan.startKey else { return }
+      guard target > startKey else { return }
       startPending = false
       countStart()
     }
@@ -105,14 +130,14 @@ public struct RecurrenceIterator: Sendable {
     }
     if let count = plan.count, let step = plan.uniformStep {
       // One instance every `step` seconds from DTSTART: the k-th is found by arithmetic.
-      let skipped = (target - plan.startKey + step - 1) / step
+      let skipped = (target - startKey + step - 1) / step
       guard skipped > produced else { return }
       guard skipped < count else {
         finished = true
         return
       }
       produced = skipped
-      floorKey = plan.startKey + skipped * step
+      floorKey = startKey + skipped * step
       loaded = false
       pending = nextInstance()
       return
@@ -157,7 +182,7 @@ public struct RecurrenceIterator: Sendable {
 
   /// The next instance of the rule itself, counted and checked against UNTIL.
   private mutating func nextInstance() -> Int? {
-    guard !finished, !plan.neverMatches else { return nil }
+    guard !finished, !neverMatches else { return nil }
     guard let key = nextCandidate(), key <= plan.untilKey ?? Int.max else {
       finished = true
       return nil
@@ -208,15 +233,15 @@ public struct RecurrenceIterator: Sendable {
 
   /// The last valid period at or before `unit` (which is at or after DTSTART's).
   private func alignedDown(_ unit: Int) -> Int {
-    plan.firstPeriod + (unit - plan.firstPeriod) / plan.interval * plan.interval
+    firstPeriod + (unit - firstPeriod) / plan.interval * plan.interval
   }
 
   /// The first valid period at or after `unit`, or nil past year 9999.
   private func alignedUp(_ unit: Int) -> Int? {
-    let distance = unit - plan.firstPeriod
+    let distance = unit - firstPeriod
     let steps = distance / plan.interval + (distance % plan.interval > 0 ? 1 : 0)
     let (offset, overflow) = steps.multipliedReportingOverflow(by: plan.interval)
-    return overflow ? nil : add(plan.firstPeriod, offset)
+    return overflow ? nil : add(firstPeriod, offset)
   }
 
   /// The period of the first moment at or after the current period's start and `floorKey` that
@@ -389,6 +414,7 @@ public struct RecurrenceIterator: Sendable {
       }
       dayOrdinal = ordinal
     }
-    return periodBase + dayOffset * 86_400 + plan.timeOffset(index - ordinal * timeCount)
+    return periodBase + dayOffset * 86_400 + timeShift
+      + plan.timeOffset(index - ordinal * timeCount)
   }
 }

@@ -669,6 +669,45 @@ import Testing
     #expect(Self.take(&iterator, expected.count) == expected, "\(title)")
   }
 
+  // MARK: Shared plans
+
+  @Test(
+    "iterators sharing compiled plans give what iterators of their own give, from many starts",
+    arguments: libicalAgrees.map(\.1))
+  func sharedPlansAgree(rule text: String) throws {
+    let rule = try RecurrenceRule(parsing: text)
+    var plans = RecurrencePlans(rule: rule)
+    let isDate = !text.contains("BY") && text.contains("DAILY;INTERVAL=2")
+    let first = try #require(DateTimeValue(text: "20260101T000000")).local
+    // Starts over two months, at times that differ in hour, minute and second.
+    for offset in stride(from: 0, to: 61, by: 3) {
+      let time = LocalTime(secondsSinceMidnight: (offset * 4_567) % 86_400)
+      let start = LocalDateTime(first.date.adding(days: offset), time)
+      var shared = RecurrenceIterator(plans: &plans, start: start, isDate: isDate)
+      var own = RecurrenceIterator(rule: rule, start: start, isDate: isDate)
+      #expect(Self.take(&shared, 60) == Self.take(&own, 60), "from \(start.icalString)")
+    }
+    #expect(plans.count <= 21)
+  }
+
+  @Test("a plan is shared by starts that differ only in what the rule does not take from them")
+  func plansAreShared() throws {
+    let starts = try ["20260105T063000", "20260107T071500", "20270312T235959", "20250101T000001"]
+      .map { try #require(DateTimeValue(text: $0)).local }
+    func count(_ text: String) throws -> Int {
+      var plans = RecurrencePlans(rule: try RecurrenceRule(parsing: text))
+      for start in starts { _ = RecurrenceIterator(plans: &plans, start: start) }
+      return plans.count
+    }
+    // BYDAY names the days and the times come from DTSTART: one plan for every start.
+    #expect(try count("FREQ=WEEKLY;BYDAY=MO,WE,FR") == 1)
+    #expect(try count("FREQ=DAILY;BYHOUR=9") == 1)
+    // The weekday, the day of the month, or the day and month come from DTSTART.
+    #expect(try count("FREQ=WEEKLY") == 3)
+    #expect(try count("FREQ=MONTHLY") == 4)
+    #expect(try count("FREQ=YEARLY") == 4)
+  }
+
   // MARK: Helpers
 
   static func iterator(_ start: String, _ rule: String, workLimit: Int = 1_000_000) throws

@@ -138,8 +138,9 @@ struct SeriesBuilder {
   private var warnings: [SchedulerWarning] = []
   /// Warnings about the grouping itself (a second master of a UID), reported first.
   private var groupingWarnings: [SchedulerWarning] = []
-  /// Parsed RRULE texts: large calendars repeat a few rules many times.
-  var rules: [String: Result<RecurrenceRule, RecurrenceRuleError>] = [:]
+  /// Parsed RRULE texts with their compiled plans: large calendars repeat a few rules many
+  /// times.
+  var rules: [String: Result<RecurrencePlans, RecurrenceRuleError>] = [:]
   /// One slot per UID, in the order UIDs first appear.
   private var slots: [Slot] = []
   /// The series built from masters as they came, in the order they came.
@@ -358,10 +359,13 @@ struct SeriesBuilder {
         warn(item, uid, "several RRULEs; only the first is used")
       }
       do {
-        let parsed = try parsedRule(ruleProperty.value).get()
+        var plans = try parsedRule(ruleProperty.value).get()
+        let parsed = plans.rule
+        let compiled = plans.count
         rule = RecurrenceIterator(
-          rule: parsed, start: placed.local, isDate: placed.isDate,
+          plans: &plans, start: placed.local, isDate: placed.isDate,
           until: parsed.until.flatMap { untilReading($0, placed: placed) }, workLimit: workLimit)
+        if plans.count != compiled { rules[ruleProperty.value] = .success(plans) }
         if let probeWarning = probe(ruleProperty.value, parsed, rule, start: placed.local) {
           warn(item, uid, probeWarning)
         }
@@ -448,9 +452,11 @@ struct SeriesBuilder {
       futureOverrides: futureOverrides.sorted { $0.from < $1.from })
   }
 
-  private mutating func parsedRule(_ text: String) -> Result<RecurrenceRule, RecurrenceRuleError> {
+  private mutating func parsedRule(_ text: String) -> Result<RecurrencePlans, RecurrenceRuleError> {
     if let known = rules[text] { return known }
-    let parsed = Result { () throws(RecurrenceRuleError) in try RecurrenceRule(parsing: text) }
+    let parsed = Result { () throws(RecurrenceRuleError) in
+      RecurrencePlans(rule: try RecurrenceRule(parsing: text))
+    }
     rules[text] = parsed
     return parsed
   }

@@ -26,7 +26,7 @@ extension AlarmSeries {
     let highInstant = window.upperBound.adding(seconds: -earliestOffset)
     let low = zone.local(at: lowInstant).adding(seconds: -reach(around: lowInstant).below)
     let high = zone.local(at: highInstant).adding(seconds: reach(around: highInstant).above)
-    for instance in instances(from: low, through: high) {
+    forEachInstance(from: low, through: high) { instance in
       let instant = zone.instant(for: instance.local)
       let id: RecurrenceID? =
         recurring ? (isDate ? .date(instance.local.date) : .instant(instant)) : nil
@@ -34,9 +34,9 @@ extension AlarmSeries {
       if !excludedDates.isEmpty && excludedDates.contains(instance.local.date)
         || (!isDate && !excludedInstants.isEmpty && excludedInstants.contains(instant))
       {
-        continue
+        return
       }
-      if let id, !overrides.isEmpty, overrides[id] != nil { continue }
+      if let id, !overrides.isEmpty, overrides[id] != nil { return }
       var template = master
       var start = AlarmTriggers.Moment(local: instance.local, instant: instant)
       if let future = futureOverrides.last(where: { $0.from <= instant }) {
@@ -83,8 +83,11 @@ extension AlarmSeries {
     }
   }
 
-  /// The instance starts in `low...high` (wall clock), RDATEs merged in, no duplicates.
-  private func instances(from low: LocalDateTime, through high: LocalDateTime) -> [RDateInstance] {
+  /// Calls `body` with each instance start in `low...high` (wall clock) in time order, RDATEs
+  /// merged in, no duplicates.
+  private func forEachInstance(
+    from low: LocalDateTime, through high: LocalDateTime, _ body: (RDateInstance) -> Void
+  ) {
     buffer.removeAll { $0 < low }
     // The iterator is advanced in place: a copy would retain and release each of its plan's
     // arrays, for every series in every window.
@@ -98,21 +101,23 @@ extension AlarmSeries {
       pending = iterator?.next()
     }
     while rdateIndex < rdates.count, rdates[rdateIndex].local < low { rdateIndex += 1 }
+    guard rdateIndex < rdates.count, rdates[rdateIndex].local <= high else {
+      // No RDATE here (nearly always): the rule's instances as they are, without an array.
+      for local in buffer { body(RDateInstance(local: local, length: nil)) }
+      return
+    }
     var result = buffer.map { RDateInstance(local: $0, length: nil) }
     var index = rdateIndex
-    var extra = false
     while index < rdates.count, rdates[index].local <= high {
       result.append(rdates[index])
-      extra = true
       index += 1
     }
-    guard extra else { return result }
     // An RDATE that repeats an RRULE instance is one instance; its PERIOD length wins.
     var byStart: [LocalDateTime: RDateInstance] = [:]
     for instance in result where byStart[instance.local]?.length == nil {
       byStart[instance.local] = instance
     }
-    return byStart.values.sorted { $0.local < $1.local }
+    for instance in byStart.values.sorted(by: { $0.local < $1.local }) { body(instance) }
   }
 
   /// How far below and above the wall-clock reading at `instant` an instance may start and

@@ -11,8 +11,8 @@ public enum DateTimeValue: Hashable, Sendable {
 
   /// Reads the value of a DTSTART-like property: `VALUE=DATE`, a `Z` suffix or a `TZID`.
   public init?(property: ICalProperty) {
-    let isDate = property.parameter("VALUE")?.asciiUppercased == "DATE"
-    self.init(text: property.value, tzid: property.parameter("TZID"), isDate: isDate)
+    let isDate = property.parameter(uppercased: "VALUE")?.asciiUppercased == "DATE"
+    self.init(text: property.value, tzid: property.parameter(uppercased: "TZID"), isDate: isDate)
   }
 
   /// Reads `YYYYMMDD` (when `isDate` or when the text has no time) or `YYYYMMDDTHHMMSS[Z]`.

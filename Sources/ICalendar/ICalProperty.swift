@@ -53,8 +53,13 @@ public struct ICalProperty: Equatable, Sendable {
 
   /// The value of the first parameter with this name (case-insensitive), if any.
   public func parameter(_ name: String) -> String? {
-    let wanted = name.asciiUppercased
-    let count = wanted.utf8.count
-    return parameters.first { $0.name.utf8.count == count && $0.name == wanted }?.value
+    parameter(uppercased: name.asciiUppercased)
+  }
+
+  /// The value of the first parameter with this name, which is already upper case (a literal
+  /// such as `"TZID"`): ``parameter(_:)`` without its case folding, for lookups made per event.
+  public func parameter(uppercased name: String) -> String? {
+    let count = name.utf8.count
+    return parameters.first { $0.name.utf8.count == count && $0.name == name }?.value
   }
 }

@@ -419,7 +419,7 @@ struct SeriesBuilder {
       }
       let overrideTemplate = self.template(override, uid: uid, placed: overrideStart)
       overrideTable[recurrenceID] = (overrideStart, overrideTemplate)
-      if idProperty.parameter("RANGE")?.asciiUppercased == "THISANDFUTURE" {
+      if idProperty.parameter(uppercased: "RANGE")?.asciiUppercased == "THISANDFUTURE" {
         // Later instances move by the same wall-clock amount and take the override's properties.
         let original: LocalDateTime
         switch recurrenceID {
@@ -509,8 +509,8 @@ struct SeriesBuilder {
   private mutating func periods(of property: ICalProperty, in item: ICalComponent, uid: String)
     -> [(start: DateTimeValue, end: String?)]
   {
-    let tzid = property.parameter("TZID")
-    let isDate = property.parameter("VALUE")?.asciiUppercased == "DATE"
+    let tzid = property.parameter(uppercased: "TZID")
+    let isDate = property.parameter(uppercased: "VALUE")?.asciiUppercased == "DATE"
     var result: [(start: DateTimeValue, end: String?)] = []
     for value in property.value.split(separator: ",", omittingEmptySubsequences: false) {
       let parts = value.split(separator: "/", maxSplits: 1).map(String.init)
@@ -535,7 +535,7 @@ struct SeriesBuilder {
   ) -> InstanceLength? {
     guard let end else { return nil }
     if let duration = ICalDuration(end) { return .duration(duration) }
-    guard let value = DateTimeValue(text: end, tzid: property.parameter("TZID")),
+    guard let value = DateTimeValue(text: end, tzid: property.parameter(uppercased: "TZID")),
       let endInstant = times.instant(value)
     else { return nil }
     let startInstant = placed.zone.instant(for: start)
@@ -554,7 +554,9 @@ struct SeriesBuilder {
     var length = InstanceLength.exact(seconds: 0)
     let endName = item.name == "VTODO" ? "DUE" : "DTEND"
     if placed.isDate { length = .days(1) }
-    if item.property(uppercased: "DTSTART") != nil, let endProperty = item.property(endName) {
+    if item.property(uppercased: "DTSTART") != nil,
+      let endProperty = item.property(uppercased: endName)
+    {
       if let end = DateTimeValue(property: endProperty) {
         if case .date(let endDate) = end, placed.isDate {
           length = .days(endDate.daysSince1970 - placed.local.date.daysSince1970)
@@ -574,10 +576,12 @@ struct SeriesBuilder {
     let lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
       .flatMap { times.instant($0) }
     var alarms: [AlarmDefinition] = []
-    for (index, valarm) in item.components(named: "VALARM").enumerated() {
+    var index = 0
+    for valarm in item.components where valarm.name == "VALARM" {
       if let alarm = alarmDefinition(valarm, index: index, item: item, uid: uid, lastAck: lastAck) {
         alarms.append(alarm)
       }
+      index += 1
     }
     return InstanceTemplate(
       summary: item.property(uppercased: "SUMMARY")?.text, alarms: alarms, cancelled: cancelled,
@@ -599,7 +603,7 @@ struct SeriesBuilder {
       return nil
     }
     let trigger: AlarmDefinition.Trigger
-    if triggerProperty.parameter("VALUE")?.asciiUppercased == "DATE-TIME" {
+    if triggerProperty.parameter(uppercased: "VALUE")?.asciiUppercased == "DATE-TIME" {
       guard let value = DateTimeValue(text: triggerProperty.value),
         let instant = times.instant(value)
       else {
@@ -616,7 +620,7 @@ struct SeriesBuilder {
           "TRIGGER \(quoted(triggerProperty.value)) is not a duration; the alarm is ignored")
         return nil
       }
-      let fromEnd = triggerProperty.parameter("RELATED")?.asciiUppercased == "END"
+      let fromEnd = triggerProperty.parameter(uppercased: "RELATED")?.asciiUppercased == "END"
       if !fromEnd, item.name == "VTODO", item.property(uppercased: "DTSTART") == nil {
         warn(
           item, uid, "TRIGGER relative to the start of a task without DTSTART; the alarm is ignored"

@@ -147,7 +147,8 @@ private struct CalendarStreams {
 
   mutating func add(_ event: EventRead) {
     let source = event.source
-    if streams[source.rootIndex] == nil {
+    // `index(forKey:)`: comparing the subscript with nil copied the whole stream out first.
+    if streams.index(forKey: source.rootIndex) == nil {
       // A calendar's first event comes with the calendar as read so far.
       streams[source.rootIndex] = CalendarStream(
         calendar: event.calendar ?? ICalComponent("VCALENDAR"), source: source, file: file,

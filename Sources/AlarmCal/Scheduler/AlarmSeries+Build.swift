@@ -173,24 +173,27 @@ struct SeriesBuilder {
   }
 
   /// Takes the next VEVENT or VTODO (other components are ignored); `source` numbers its text
-  /// for ``finish(reading:)``, if it can be read again.
-  mutating func add(_ item: consuming ICalComponent, source: Int? = nil) {
-    guard item.name == "VEVENT" || item.name == "VTODO" else { return }
+  /// for ``finish(reading:)``, if it can be read again. Returns the component when the builder
+  /// is done with it, for the caller to let go where it likes (the thread that allocated it).
+  @discardableResult
+  mutating func add(_ item: consuming ICalComponent, source: Int? = nil) -> ICalComponent? {
+    guard item.name == "VEVENT" || item.name == "VTODO" else { return item }
     let uid = item.property(uppercased: "UID")?.text ?? ""
     let slot = slot(for: uid)
     if item.property(uppercased: "RECURRENCE-ID") != nil {
       kept[slot, default: Kept()].overrides.append(item)
-      return
+      return nil
     }
-    guard takeMaster(slot, uid: uid, line: item.line) else { return }
+    guard takeMaster(slot, uid: uid, line: item.line) else { return item }
     if let source, kept[slot] == nil {
       slots[slot].source = source
       slots[slot].built = keep(series(master: item, uid: uid, overrides: []))
       slots[slot].warnings = warnings
       warnings = []
-    } else {
-      kept[slot, default: Kept()].master = item
+      return item
     }
+    kept[slot, default: Kept()].master = item
+    return nil
   }
 
   /// A master's series built ahead, by another builder with the same file and times, as if it

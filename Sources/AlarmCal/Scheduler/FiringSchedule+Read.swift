@@ -43,15 +43,22 @@ extension FiringSchedule {
       }
       reader.stackSize = 1 << 22
       reader.start()
-      while let batch = handOver.receive() {
-        for event in batch { calendars.add(event) }
-        handOver.giveBack(batch)
+      while var batch = handOver.receive() {
+        // Events are moved out, not copied: a copy retained and released what the reading
+        // thread allocated, from this thread.
+        var spent: [ICalComponent] = []
+        spent.reserveCapacity(batch.count)
+        batch.reverse()
+        while let event = batch.popLast() {
+          if let child = calendars.add(event) { spent.append(child) }
+        }
+        handOver.giveBack(spent)
       }
       roots = try handOver.result().get()
     } else {
       var filter = EventFilter()
       roots = try ICalendarReader.read(bytes) { child, source, calendar in
-        filter.take(child, source, calendar) { calendars.add($0) }
+        filter.take(child, source, calendar) { _ = calendars.add($0) }
       }
     }
     guard roots.contains(where: { $0.name == "VCALENDAR" }) else {
@@ -145,7 +152,8 @@ private struct CalendarStreams {
   /// Each calendar's stream, by its position among the file's top-level components.
   var streams: [Int: CalendarStream] = [:]
 
-  mutating func add(_ event: EventRead) {
+  /// Adds an event; returns its component when its series no longer needs it.
+  mutating func add(_ event: consuming EventRead) -> ICalComponent? {
     let source = event.source
     // `index(forKey:)`: comparing the subscript with nil copied the whole stream out first.
     if streams.index(forKey: source.rootIndex) == nil {
@@ -156,9 +164,10 @@ private struct CalendarStreams {
     }
     if let prebuilt = event.prebuilt {
       streams[source.rootIndex]?.add(prebuilt, source: source)
-    } else if let child = event.child {
-      streams[source.rootIndex]?.add(child, source: source)
+    } else if let child = event.child.take() {
+      return streams[source.rootIndex]?.add(child, source: source) ?? nil
     }
+    return nil
   }
 
   /// Each calendar's series and warnings, in file order, once the whole file has been read.
@@ -181,10 +190,10 @@ private struct CalendarStreams {
 /// Hands events from the reading thread to the building one in batches, holding at most a few
 /// batches, so reading ahead never builds up a tree.
 ///
-/// Batches whose series are built come back to the reading thread, which lets their
-/// components go: memory is then freed by the thread that allocated it. When the building
-/// thread freed them, each free took the reading thread's malloc arena lock while that thread
-/// was allocating from it, and both threads lost time waiting on and waking each other.
+/// Components whose series are built come back to the reading thread, which lets them go:
+/// memory is then freed by the thread that allocated it. When the building thread freed them,
+/// each free took the reading thread's malloc arena lock while that thread was allocating from
+/// it, and both threads lost time waiting on and waking each other.
 ///
 /// `@unchecked Sendable`: `filling` belongs to the reading thread alone; every other field is
 /// reached only while holding `condition` (an `NSCondition`, a pthread mutex and condition
@@ -194,8 +203,8 @@ private final class ChildHandOver: @unchecked Sendable {
   private var batches: [[EventRead]] = []
   private var filling: [EventRead] = []
   private var outcome: Result<[ICalComponent], ICalendarSyntaxError>?
-  /// Batches the building thread is done with, for the reading thread to let go.
-  private var spent: [[EventRead]] = []
+  /// Components the building thread is done with, for the reading thread to let go.
+  private var spent: [[ICalComponent]] = []
   /// How many events waiting in `batches` still need their series built: the building
   /// thread's backlog.
   private var rawWaiting = 0
@@ -208,7 +217,7 @@ private final class ChildHandOver: @unchecked Sendable {
   func send(_ event: consuming EventRead) -> Bool? {
     filling.append(event)
     guard filling.count >= Self.batchSize else { return nil }
-    var released: [[EventRead]] = []
+    var released: [[ICalComponent]] = []
     condition.lock()
     while batches.count >= Self.maximumBatches { condition.wait() }
     rawWaiting += filling.count { $0.child != nil }
@@ -222,10 +231,10 @@ private final class ChildHandOver: @unchecked Sendable {
     return behind
   }
 
-  /// Returns a batch whose series are built (building thread).
-  func giveBack(_ batch: consuming [EventRead]) {
+  /// Returns components whose series are built (building thread).
+  func giveBack(_ components: consuming [ICalComponent]) {
     condition.lock()
-    spent.append(batch)
+    spent.append(components)
     condition.unlock()
   }
 
@@ -285,9 +294,10 @@ private struct CalendarStream {
     rootIndex = source.rootIndex
   }
 
-  mutating func add(_ child: consuming ICalComponent, source: ChildSource) {
+  /// Adds a component; returns it when its series no longer needs it.
+  mutating func add(_ child: consuming ICalComponent, source: ChildSource) -> ICalComponent? {
     sources.append((source.range, source.line))
-    builder.add(child, source: sources.count - 1)
+    return builder.add(child, source: sources.count - 1)
   }
 
   mutating func add(_ prebuilt: SeriesBuilder.Prebuilt, source: ChildSource) {

@@ -65,7 +65,15 @@ extension ICalComponent {
   /// What libical dropped from this component's own properties while parsing, as its
   /// X-LIC-ERROR notes say; a dropped empty value carried nothing and is left out.
   public var libicalLosses: [String] {
-    properties(named: "X-LIC-ERROR").map(\.text).filter { !$0.hasPrefix("No value for ") }
+    // Asked of every component read: a plain loop builds nothing when there is no loss.
+    var losses: [String] = []
+    let name = "X-LIC-ERROR"
+    for property in properties where property.name.utf8.count == name.utf8.count {
+      guard property.name == name else { continue }
+      let text = property.text
+      if !text.hasPrefix("No value for ") { losses.append(text) }
+    }
+    return losses
   }
 
   /// The IANA zone Google's X-WR-TIMEZONE names on a VCALENDAR, if it is one this system knows.

@@ -143,9 +143,11 @@ struct SeriesBuilder {
   private var warnings: [SchedulerWarning] = []
   /// Warnings about the grouping itself (a second master of a UID), reported first.
   private var groupingWarnings: [SchedulerWarning] = []
-  /// Parsed RRULE texts with their compiled plans: large calendars repeat a few rules many
-  /// times.
-  var rules: [String: Result<RecurrencePlans, RecurrenceRuleError>] = [:]
+  /// Each RRULE text read: its place in `compiledRules`, or why it cannot be read. Large
+  /// calendars repeat a few rules many times.
+  private var rules: [String: Result<Int, RecurrenceRuleError>] = [:]
+  /// The rules read, with their compiled plans, used in place (a copy retained every part).
+  private var compiledRules: [RecurrencePlans] = []
   /// One slot per UID, in the order UIDs first appear.
   private var slots: [Slot] = []
   /// The series built from masters as they came, in the order they came.
@@ -367,14 +369,14 @@ struct SeriesBuilder {
         warn(item, uid, "several RRULEs; only the first is used")
       }
       do {
-        var plans = try parsedRule(ruleProperty.value).get()
-        let parsed = plans.rule
-        let compiled = plans.count
+        let index = try parsedRule(ruleProperty.value).get()
+        let until = compiledRules[index].rule.until.flatMap { untilReading($0, placed: placed) }
         rule = RecurrenceIterator(
-          plans: &plans, start: placed.local, isDate: placed.isDate,
-          until: parsed.until.flatMap { untilReading($0, placed: placed) }, workLimit: workLimit)
-        if plans.count != compiled { rules[ruleProperty.value] = .success(plans) }
-        if let probeWarning = probe(ruleProperty.value, parsed, rule, start: placed.local) {
+          plans: &compiledRules[index], start: placed.local, isDate: placed.isDate,
+          until: until, workLimit: workLimit)
+        if let probeWarning = probe(
+          ruleProperty.value, compiledRules[index].rule, rule, start: placed.local)
+        {
           warn(item, uid, probeWarning)
         }
       } catch {
@@ -460,10 +462,13 @@ struct SeriesBuilder {
       futureOverrides: futureOverrides.sorted { $0.from < $1.from })
   }
 
-  private mutating func parsedRule(_ text: String) -> Result<RecurrencePlans, RecurrenceRuleError> {
+  /// The place in `compiledRules` of the rule `text` reads as, reading it the first time.
+  private mutating func parsedRule(_ text: String) -> Result<Int, RecurrenceRuleError> {
     if let known = rules[text] { return known }
     let parsed = Result { () throws(RecurrenceRuleError) in
-      RecurrencePlans(rule: try RecurrenceRule(parsing: text))
+      let rule = try RecurrenceRule(parsing: text)
+      compiledRules.append(RecurrencePlans(rule: rule))
+      return compiledRules.count - 1
     }
     rules[text] = parsed
     return parsed

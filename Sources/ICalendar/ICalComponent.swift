@@ -41,6 +41,23 @@ public struct ICalComponent: Equatable, Sendable {
     return properties.first { $0.name.utf8.count == count && $0.name == name }
   }
 
+  /// Whether a property with this name, which is already upper case, is present: asked without
+  /// copying the property out.
+  public func hasProperty(uppercased name: String) -> Bool {
+    propertyIndex(uppercased: name) != nil
+  }
+
+  /// The value of the first property with this name, which is already upper case: read in
+  /// place, without copying the rest of the property out.
+  public func propertyValue(uppercased name: String) -> String? {
+    propertyIndex(uppercased: name).map { properties[$0].value }
+  }
+
+  private func propertyIndex(uppercased name: String) -> Int? {
+    let count = name.utf8.count
+    return properties.firstIndex { $0.name.utf8.count == count && $0.name == name }
+  }
+
   /// Every property with this name (case-insensitive), in document order.
   public func properties(named name: String) -> [ICalProperty] {
     let wanted = name.asciiUppercased

@@ -187,7 +187,7 @@ struct SeriesBuilder {
     guard item.name == "VEVENT" || item.name == "VTODO" else { return item }
     let uid = item.property(uppercased: "UID")?.text ?? ""
     let slot = slot(for: uid)
-    if item.property(uppercased: "RECURRENCE-ID") != nil {
+    if item.hasProperty(uppercased: "RECURRENCE-ID") {
       kept[slot, default: Kept()].overrides.append(item)
       return nil
     }
@@ -217,7 +217,7 @@ struct SeriesBuilder {
   /// Builds `item`'s series ahead when it is a master (no RECURRENCE-ID); nil otherwise.
   mutating func prebuild(_ item: borrowing ICalComponent) -> Prebuilt? {
     guard item.name == "VEVENT" || item.name == "VTODO",
-      item.property(uppercased: "RECURRENCE-ID") == nil
+      !item.hasProperty(uppercased: "RECURRENCE-ID")
     else { return nil }
     let uid = item.property(uppercased: "UID")?.text ?? ""
     let built = series(master: item, uid: uid, overrides: [])
@@ -363,7 +363,7 @@ struct SeriesBuilder {
       return nil
     }
     var rule: RecurrenceIterator?
-    let isOverride = item.property(uppercased: "RECURRENCE-ID") != nil
+    let isOverride = item.hasProperty(uppercased: "RECURRENCE-ID")
     if let ruleProperty = item.property(uppercased: "RRULE"), !isOverride {
       if item.properties.count(where: { $0.name == "RRULE" }) > 1 {
         warn(item, uid, "several RRULEs; only the first is used")
@@ -447,8 +447,8 @@ struct SeriesBuilder {
     let singles = singleFirings(item, origin: origin, template: template, placed: placed)
     let isCompletedTask =
       isTask
-      && (item.property(uppercased: "STATUS")?.value.asciiUppercased == "COMPLETED"
-        || item.property(uppercased: "COMPLETED") != nil)
+      && (item.propertyValue(uppercased: "STATUS")?.asciiUppercased == "COMPLETED"
+        || item.hasProperty(uppercased: "COMPLETED"))
     let masterTemplate =
       isCompletedTask
       ? InstanceTemplate(
@@ -563,11 +563,11 @@ struct SeriesBuilder {
   private mutating func template(_ item: ICalComponent, uid: String, placed: CalendarTimes.Placed)
     -> InstanceTemplate
   {
-    let cancelled = item.property(uppercased: "STATUS")?.value.asciiUppercased == "CANCELLED"
+    let cancelled = item.propertyValue(uppercased: "STATUS")?.asciiUppercased == "CANCELLED"
     var length = InstanceLength.exact(seconds: 0)
     let endName = item.name == "VTODO" ? "DUE" : "DTEND"
     if placed.isDate { length = .days(1) }
-    if item.property(uppercased: "DTSTART") != nil,
+    if item.hasProperty(uppercased: "DTSTART"),
       let endProperty = item.property(uppercased: endName)
     {
       if let end = DateTimeValue(property: endProperty) {
@@ -579,7 +579,7 @@ struct SeriesBuilder {
       } else {
         warn(item, uid, "\(endName) \(quoted(endProperty.value)) cannot be read; it is ignored")
       }
-    } else if let text = item.property(uppercased: "DURATION")?.value {
+    } else if let text = item.propertyValue(uppercased: "DURATION") {
       if let duration = ICalDuration(text) {
         length = .duration(duration)
       } else {
@@ -604,7 +604,7 @@ struct SeriesBuilder {
   private mutating func alarmDefinition(
     _ valarm: ICalComponent, index: Int, item: ICalComponent, uid: String, lastAck: Instant?
   ) -> AlarmDefinition? {
-    let action = valarm.property(uppercased: "ACTION")?.value.asciiUppercased ?? ""
+    let action = valarm.propertyValue(uppercased: "ACTION")?.asciiUppercased ?? ""
     // ACTION:NONE never rings: alarmcal's disabled alarms and Apple's "no alert" placeholders.
     if action == "NONE" { return nil }
     if action.isEmpty {
@@ -634,7 +634,7 @@ struct SeriesBuilder {
         return nil
       }
       let fromEnd = triggerProperty.parameter(uppercased: "RELATED")?.asciiUppercased == "END"
-      if !fromEnd, item.name == "VTODO", item.property(uppercased: "DTSTART") == nil {
+      if !fromEnd, item.name == "VTODO", !item.hasProperty(uppercased: "DTSTART") {
         warn(
           item, uid, "TRIGGER relative to the start of a task without DTSTART; the alarm is ignored"
         )
@@ -644,12 +644,12 @@ struct SeriesBuilder {
     }
     var repeatCount = 0
     var interval = ICalDuration.zero
-    let repeatText = valarm.property(uppercased: "REPEAT")?.value
+    let repeatText = valarm.propertyValue(uppercased: "REPEAT")
     if let repeatText, Int(repeatText) == nil {
       warn(item, uid, "REPEAT \(quoted(repeatText)) is not an integer; the alarm rings once")
     }
     if let text = repeatText, let count = Int(text), count > 0 {
-      if let durationText = valarm.property(uppercased: "DURATION")?.value,
+      if let durationText = valarm.propertyValue(uppercased: "DURATION"),
         let duration = ICalDuration(durationText),
         !duration.isNegative, duration.days > 0 || duration.seconds > 0
       {

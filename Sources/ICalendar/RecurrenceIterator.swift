@@ -72,13 +72,13 @@ public struct RecurrenceIterator: Sendable {
     plans: inout RecurrencePlans, start: LocalDateTime, isDate: Bool = false,
     until: LocalDateTime? = nil, workLimit: Int = 1_000_000
   ) {
-    let rule = plans.rule
     let start = isDate ? LocalDateTime(start.date, .midnight) : start
     self.start = start
     self.workLimit = workLimit
-    let defaults = StartDefaults(rule: rule, start: start, isDate: isDate)
+    // The rule is read in place: a copy retained each of its parts.
+    let defaults = StartDefaults(rule: plans.rule, start: start, isDate: isDate)
     plan = plans.plan(
-      isDate: isDate, untilKey: Plan.untilKey(rule, isDate: isDate, until: until),
+      isDate: isDate, untilKey: Plan.untilKey(plans.rule, isDate: isDate, until: until),
       defaults: defaults)
     timeShift = defaults.timeShift
     startKey = Self.key(start)

@@ -148,6 +148,23 @@ struct SeriesBuilder {
   private var rules: [String: Result<Int, RecurrenceRuleError>] = [:]
   /// The rules read, with their compiled plans, used in place (a copy retained every part).
   private var compiledRules: [RecurrencePlans] = []
+  /// What ``probe(_:_:_:start:)`` asks of each rule in `compiledRules`, read once.
+  private var ruleTraits: [RuleTraits] = []
+
+  /// What the probe of a rule needs to know of it.
+  private struct RuleTraits {
+    /// No COUNT and no UNTIL.
+    let endless: Bool
+    /// Endless, weekly, and with no part but plain weekdays: an instance every week.
+    let everyWeek: Bool
+
+    init(_ rule: RecurrenceRule) {
+      endless = rule.count == nil && rule.until == nil
+      everyWeek =
+        endless && rule.frequency == .weekly && !rule.hasByPartsBesidesDay
+        && rule.byDay.allSatisfy { $0.ordinal == nil }
+    }
+  }
   /// One slot per UID, in the order UIDs first appear.
   private var slots: [Slot] = []
   /// The series built from masters as they came, in the order they came.
@@ -375,7 +392,7 @@ struct SeriesBuilder {
           plans: &compiledRules[index], start: placed.local, isDate: placed.isDate,
           until: until, workLimit: workLimit)
         if let probeWarning = probe(
-          ruleProperty.value, compiledRules[index].rule, rule, start: placed.local)
+          ruleProperty.value, ruleTraits[index], rule, start: placed.local)
         {
           warn(item, uid, probeWarning)
         }
@@ -468,6 +485,7 @@ struct SeriesBuilder {
     let parsed = Result { () throws(RecurrenceRuleError) in
       let rule = try RecurrenceRule(parsing: text)
       compiledRules.append(RecurrencePlans(rule: rule))
+      ruleTraits.append(RuleTraits(rule))
       return compiledRules.count - 1
     }
     rules[text] = parsed
@@ -488,23 +506,18 @@ struct SeriesBuilder {
 
   /// A warning when the rule can never produce an instance after DTSTART.
   private func probe(
-    _ text: String, _ rule: RecurrenceRule, _ iterator: RecurrenceIterator?, start: LocalDateTime
+    _ text: String, _ rule: RuleTraits, _ iterator: RecurrenceIterator?, start: LocalDateTime
   ) -> String? {
     // A weekly rule without an end whose only part is plain weekdays has an instance in every
     // week (within a few candidates), so the copy need not be run: most calendars' rules.
-    if rule.frequency == .weekly, rule.count == nil, rule.until == nil,
-      !rule.hasByPartsBesidesDay, rule.byDay.allSatisfy({ $0.ordinal == nil }),
-      start.date.year < 9999, workLimit >= 1_000
-    {
-      return nil
-    }
+    if rule.everyWeek, start.date.year < 9999, workLimit >= 1_000 { return nil }
     guard var copy = iterator else { return nil }
     _ = copy.next()  // DTSTART
     if copy.next() != nil { return nil }
     if copy.stoppedByWorkLimit {
       return "RRULE \(text) found no instance within \(workLimit) candidates; only DTSTART rings"
     }
-    if rule.count == nil && rule.until == nil {
+    if rule.endless {
       return "RRULE \(text) can never produce an instance; only DTSTART rings"
     }
     return nil

@@ -149,23 +149,32 @@ private struct CalendarStreams {
   let fileIndex: Int
   let defaultZone: TimeZoneRules
   let workLimit: Int
-  /// Each calendar's stream, by its position among the file's top-level components.
-  var streams: [Int: CalendarStream] = [:]
+  /// Each calendar's stream, in the order of their first events; `positions` maps a calendar's
+  /// position among the file's top-level components to its stream. An array element is
+  /// changed in place, where a dictionary's optional-chained value was copied out (a stream
+  /// copy per event).
+  var streams: [CalendarStream] = []
+  var positions: [Int: Int] = [:]
 
   /// Adds an event; returns its component when its series no longer needs it.
   mutating func add(_ event: consuming EventRead) -> ICalComponent? {
     let source = event.source
-    // `index(forKey:)`: comparing the subscript with nil copied the whole stream out first.
-    if streams.index(forKey: source.rootIndex) == nil {
+    let stream: Int
+    if let known = positions[source.rootIndex] {
+      stream = known
+    } else {
       // A calendar's first event comes with the calendar as read so far.
-      streams[source.rootIndex] = CalendarStream(
-        calendar: event.calendar ?? ICalComponent("VCALENDAR"), source: source, file: file,
-        fileIndex: fileIndex, defaultZone: defaultZone, workLimit: workLimit)
+      stream = streams.count
+      positions[source.rootIndex] = stream
+      streams.append(
+        CalendarStream(
+          calendar: event.calendar ?? ICalComponent("VCALENDAR"), source: source, file: file,
+          fileIndex: fileIndex, defaultZone: defaultZone, workLimit: workLimit))
     }
     if let prebuilt = event.prebuilt {
-      streams[source.rootIndex]?.add(prebuilt, source: source)
+      streams[stream].add(prebuilt, source: source)
     } else if let child = event.child.take() {
-      return streams[source.rootIndex]?.add(child, source: source) ?? nil
+      return streams[stream].add(child, source: source)
     }
     return nil
   }
@@ -174,15 +183,14 @@ private struct CalendarStreams {
   mutating func finish(_ bytes: [UInt8], roots: [ICalComponent]) -> [(
     series: [AlarmSeries], warnings: [SchedulerWarning]
   )] {
-    // Each stream is moved out of the dictionary and finished in place: a `consuming` finish
-    // copied its builder's slots whole, one per UID (seen at 100,000 events).
-    var taken: [Int: CalendarStream] = [:]
-    swap(&taken, &streams)
+    // Each stream is finished in place: a `consuming` finish copied its builder's slots whole,
+    // one per UID (seen at 100,000 events).
     var finished: [(series: [AlarmSeries], warnings: [SchedulerWarning])] = []
-    for index in taken.keys.sorted() {
-      guard var stream = taken.removeValue(forKey: index) else { continue }
-      finished.append(stream.finish(bytes, calendar: roots[index], defaultZone: defaultZone))
+    for (position, stream) in positions.sorted(by: { $0.key < $1.key }) {
+      finished.append(
+        streams[stream].finish(bytes, calendar: roots[position], defaultZone: defaultZone))
     }
+    streams = []
     return finished
   }
 }

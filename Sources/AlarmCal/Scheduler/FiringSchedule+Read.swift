@@ -97,16 +97,21 @@ private struct Prebuilder {
   let workLimit: Int
   let choice: Prebuilding
   var consumerIsBehind = false
-  /// A builder per calendar (by its position among the file's top-level components).
-  var builders: [Int: SeriesBuilder] = [:]
+  /// A builder per calendar, changed in place; `positions` maps a calendar's position among the
+  /// file's top-level components to its builder.
+  var builders: [SeriesBuilder] = []
+  var positions: [Int: Int] = [:]
 
   /// The event as it is, or with its series built in place of its component.
-  mutating func offer(_ event: EventRead) -> EventRead {
+  mutating func offer(_ event: consuming EventRead) -> EventRead {
     let root = event.source.rootIndex
     if let calendar = event.calendar {
-      builders[root] = SeriesBuilder(
-        file: file, fileIndex: fileIndex,
-        times: CalendarTimes(calendar: calendar, defaultZone: defaultZone), workLimit: workLimit)
+      positions[root] = builders.count
+      builders.append(
+        SeriesBuilder(
+          file: file, fileIndex: fileIndex,
+          times: CalendarTimes(calendar: calendar, defaultZone: defaultZone),
+          workLimit: workLimit))
     }
     let wanted =
       switch choice {
@@ -114,12 +119,14 @@ private struct Prebuilder {
       case .never: false
       case .whenBehind: consumerIsBehind
       }
-    guard wanted, let child = event.child, let built = builders[root]?.prebuild(child) else {
-      return event
-    }
+    guard wanted, event.child != nil, let builder = positions[root] else { return event }
     var result = event
-    result.child = nil
-    result.prebuilt = built
+    guard let child = result.child.take() else { return result }
+    if let built = builders[builder].prebuild(child) {
+      result.prebuilt = built
+    } else {
+      result.child = child
+    }
     return result
   }
 }

@@ -72,7 +72,8 @@ final class AlarmSeries {
 
   init(
     origin: FiringOrigin, line: Int?, zone: any ZoneOffsets,
-    start: LocalDateTime, isDate: Bool, rule: RecurrenceIterator?, master: InstanceTemplate,
+    start: LocalDateTime, isDate: Bool, rule: consuming RecurrenceIterator?,
+    master: InstanceTemplate,
     excludedInstants: Set<Instant>, excludedDates: Set<LocalDate>,
     overrides: [RecurrenceID: (start: CalendarTimes.Placed, template: InstanceTemplate)],
     singles: [Firing], rdates: [RDateInstance], futureOverrides: [FutureOverride] = []
@@ -92,9 +93,10 @@ final class AlarmSeries {
     self.futureOverrides = futureOverrides
     isSubDaily = rule?.isSubDaily ?? false
     ruleRate = rule?.maximumRate ?? 0
-    if var rule {
-      pending = rule.next()
-      iterator = rule
+    // Moved in, not copied: each copy of an iterator counts a reference on its shared plan.
+    iterator = rule
+    if iterator != nil {
+      pending = iterator?.next()
     } else {
       pending = start
     }

@@ -46,8 +46,8 @@ final class AlarmSeries {
   let futureOverrides: [FutureOverride]
   // The iteration state below is read and written many times per series in every window.
   // Each access to a class's stored property is checked for exclusivity at run time (about 9%
-  // of a window's time at 100,000 series); a series is only ever advanced by one thread at a
-  // time, in ``appendFirings(in:to:)`` and the calls it makes, which never overlap two
+  // of finding a series' instances, W1 at 100,000 series); a series is only ever advanced by
+  // one thread at a time, in ``appendFirings(in:to:)`` and the calls it makes, which never overlap two
   // accesses to one property, so these are left unchecked.
   @exclusivity(unchecked) var rdateIndex = 0
   @exclusivity(unchecked) var iterator: RecurrenceIterator?

@@ -281,26 +281,34 @@ extension SchedulerTests {
     return lines
   }
 
-  @Test("every calendar at hand gives the same firings read by the Swift reader or by libical")
+  @Test("the project's calendars give the same firings read by the Swift reader or by libical")
   func sameFirings() throws {
-    let folders = ["Samples", "Tests", "../shared/corpus"].map {
-      Self.root.appendingPathComponent($0).path
-    }
+    let names = projectCalendars(root: Self.root)
+    #expect(try compareReaders(names.map { Self.root.appendingPathComponent($0) }) > 50)
+  }
+
+  @Test(
+    "the corpus gives the same firings read by the Swift reader or by libical",
+    .enabled(if: SharedCorpus.isPresent))
+  func sameFiringsInCorpus() throws {
+    let files = try SharedCorpus.files().map { SharedCorpus.folder.appendingPathComponent($0) }
+    #expect(try compareReaders(files) > 100)
+  }
+
+  /// Compares the two readers' firings for each file libical can read; how many it compared.
+  private func compareReaders(_ files: [URL]) throws -> Int {
     var compared = 0
-    for folder in folders {
-      let names = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [])
-        .filter { $0.hasSuffix(".ics") }.sorted()
-      for name in names {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
-        guard let text = String(validating: bytes, as: UTF8.self),
-          let viaLibical = try? ICalendarParser.parse(text)
-        else { continue }
-        let viaReader = try ICalendarReader.read(bytes)
-        #expect(try firings(viaReader, name) == firings(viaLibical, name), "\(name)")
-        compared += 1
-      }
+    for file in files {
+      let name = file.lastPathComponent
+      let bytes = [UInt8](try Data(contentsOf: file))
+      guard let text = String(validating: bytes, as: UTF8.self),
+        let viaLibical = try? ICalendarParser.parse(text)
+      else { continue }
+      let viaReader = try ICalendarReader.read(bytes)
+      #expect(try firings(viaReader, name) == firings(viaLibical, name), "\(name)")
+      compared += 1
     }
-    #expect(compared > 150)
+    return compared
   }
 
   @Test("values the reader keeps but nobody can read are reported, never silently dropped")
@@ -392,29 +400,39 @@ extension SchedulerTests {
     return lines + late.map(\.description)
   }
 
-  @Test("every calendar at hand gives the same firings and warnings either way")
+  @Test("the project's calendars give the same firings and warnings either way")
   func everyCalendar() throws {
+    let names = projectCalendars(root: Self.root)
+    #expect(try compareWays(names.map { Self.root.appendingPathComponent($0) }) > 50)
+  }
+
+  @Test(
+    "the corpus gives the same firings and warnings either way",
+    .enabled(if: SharedCorpus.isPresent))
+  func everyCorpusCalendar() throws {
+    let files = try SharedCorpus.files().map { SharedCorpus.folder.appendingPathComponent($0) }
+    #expect(try compareWays(files) > 100)
+  }
+
+  /// Compares every way of reading for each calendar file; how many it compared.
+  private func compareWays(_ files: [URL]) throws -> Int {
     var compared = 0
-    for folder in ["Samples", "Tests", "../shared/corpus"] {
-      let path = Self.root.appendingPathComponent(folder).path
-      let names = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
-        .filter { $0.hasSuffix(".ics") }.sorted()
-      for name in names {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path + "/" + name)))
-        guard
-          (try? ICalendarReader.read(bytes))?.contains(where: { $0.name == "VCALENDAR" }) == true
-        else { continue }
-        let expected = try outcome(bytes, name, way: .wholeTree)
-        for way in [Way.eventByEvent, .pipelinedPrebuildingAll] {
-          #expect(try outcome(bytes, name, way: way) == expected, "\(name) \(way)")
-        }
-        // Every window's series split between two threads, however few.
-        #expect(
-          try outcome(bytes, name, way: .wholeTree, twoThreadsFrom: 2) == expected, "\(name)")
-        compared += 1
+    for file in files {
+      let name = file.lastPathComponent
+      let bytes = [UInt8](try Data(contentsOf: file))
+      guard
+        (try? ICalendarReader.read(bytes))?.contains(where: { $0.name == "VCALENDAR" }) == true
+      else { continue }
+      let expected = try outcome(bytes, name, way: .wholeTree)
+      for way in [Way.eventByEvent, .pipelinedPrebuildingAll] {
+        #expect(try outcome(bytes, name, way: way) == expected, "\(name) \(way)")
       }
+      // Every window's series split between two threads, however few.
+      #expect(
+        try outcome(bytes, name, way: .wholeTree, twoThreadsFrom: 2) == expected, "\(name)")
+      compared += 1
     }
-    #expect(compared > 150)
+    return compared
   }
 
   private static let zone = """

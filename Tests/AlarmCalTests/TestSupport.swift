@@ -31,3 +31,53 @@ func instant(_ text: String) throws -> Instant {
 
 /// The moment the tests run at: 2026-12-02T08:00:00Z, a Wednesday.
 let testNow = Instant(secondsSince1970: 1_796_198_400)
+
+/// The public test calendars in `../shared/corpus` beside the package: present on developers'
+/// machines and in CI, absent from a clone of the project alone. Tests over them run only when
+/// they are there; CI sets `ALARMCAL_REQUIRE_CORPUS=1`, and then a missing corpus fails.
+enum SharedCorpus {
+  /// `../shared/corpus` from the package root.
+  static let folder = samplesFolder.deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("shared/corpus")
+
+  /// Whether the corpus folder is there.
+  static var isPresent: Bool {
+    var isFolder: ObjCBool = false
+    return FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder)
+      && isFolder.boolValue
+  }
+
+  /// Whether the run must have the corpus (CI).
+  static var isRequired: Bool {
+    ProcessInfo.processInfo.environment["ALARMCAL_REQUIRE_CORPUS"] == "1"
+  }
+
+  /// The corpus' `.ics` files, relative to ``folder``, sorted; fails unless there are over 100.
+  static func files() throws -> [String] {
+    let names = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
+      .filter { $0.hasSuffix(".ics") }.sorted()
+    try #require(names.count > 100, "the corpus at \(folder.path) holds \(names.count) .ics files")
+    return names
+  }
+}
+
+/// The `.ics` files of the project's own folders (Samples, Tests), as paths from `root`.
+func projectCalendars(root: URL) -> [String] {
+  ["Samples", "Tests"].flatMap { folder in
+    (FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)?.allObjects
+      as? [String] ?? [])
+      .filter { $0.hasSuffix(".ics") }.sorted().map { "\(folder)/\($0)" }
+  }
+}
+
+@Suite struct SharedCorpusTests {
+  @Test(
+    "CI's run has the shared corpus beside the project",
+    .enabled(if: SharedCorpus.isRequired))
+  func present() throws {
+    #expect(
+      SharedCorpus.isPresent, "ALARMCAL_REQUIRE_CORPUS=1 but \(SharedCorpus.folder.path) is missing"
+    )
+    _ = try SharedCorpus.files()
+  }
+}

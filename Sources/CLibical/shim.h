@@ -36,7 +36,4 @@ static inline char *clibical_text_line(char *out, size_t size, void *data) {
   return out;
 }
 
-/* A hint that `address` will be read soon (never faults, whatever the address). */
-static inline void clibical_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
-
 #endif

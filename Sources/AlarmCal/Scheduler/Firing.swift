@@ -101,17 +101,11 @@ public struct Firing: Equatable, Sendable {
   /// The id hash of the series' firings after their common start, the UID and a NUL.
   let idPrefix: AlarmIdentifier.Hasher
 
-  /// Where the UID's UTF-8 lies when it is stored apart from the string (longer than 15
-  /// bytes), for ``CacheHint``; 0 otherwise. Never read through: only asked for ahead of use.
-  let uidAddress: Int
 
   init(file: String, fileIndex: Int, uid: String) {
     self.file = file
     self.fileIndex = fileIndex
     self.uid = uid
-    uidAddress =
-      uid.utf8.count > 15
-      ? uid.utf8.withContiguousStorageIfAvailable { Int(bitPattern: $0.baseAddress) } ?? 0 : 0
     var hasher = AlarmIdentifier.Hasher()
     hasher.add(uid)
     hasher.add(0)

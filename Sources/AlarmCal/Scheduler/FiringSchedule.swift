@@ -389,44 +389,9 @@ public struct FiringWindow: @unchecked Sendable {
   /// Calls `body` with the firings at `positions` of the window's order, in that order.
   public func forEach(in positions: Range<Int>, _ body: (borrowing Firing) -> Void) {
     for position in positions {
-      // Firings are read in time order, scattered over the batches, and each one's series
-      // origin and UID are scattered over the heap: each is asked for once the memory that
-      // says where it is has arrived (the firing twelve ahead, its origin eight ahead, the
-      // origin's UID four ahead).
-      if position + 12 < positions.upperBound { prefetch(order[position + 12], .firing) }
-      if position + 8 < positions.upperBound { prefetch(order[position + 8], .origin) }
-      if position + 4 < positions.upperBound { prefetch(order[position + 4], .uid) }
       body(Self.firing(order[position], in: firings))
     }
   }
-
-  /// What of a firing ``prefetch(_:_:)`` asks for.
-  private enum Part { case firing, origin, uid }
-
-  /// Asks for a firing's memory, its origin object's or its UID's.
-  private func prefetch(_ key: FiringKey, _ part: Part) {
-    let index = Int(key.index & ~FiringKey.secondHalf)
-    let batch = key.index & FiringKey.secondHalf == 0 ? firings.0 : firings.1
-    guard let base = batch.baseAddress else { return }
-    let address = UnsafeRawPointer(base + index)
-    switch part {
-    case .firing:
-      CacheHint.prefetch(address)
-      CacheHint.prefetch(address + 64)
-    case .origin, .uid:
-      // A class reference is stored as the object's address.
-      let origin = address.load(fromByteOffset: Self.originOffset, as: UnsafeRawPointer.self)
-      guard part == .uid else { return CacheHint.prefetch(origin) }
-      // Read without retaining: a reference count is written, and the other thread formats
-      // firings of the same series.
-      let uid = Unmanaged<FiringOrigin>.fromOpaque(origin)._withUnsafeGuaranteedRef {
-        $0.uidAddress
-      }
-      if let pointer = UnsafeRawPointer(bitPattern: uid) { CacheHint.prefetch(pointer) }
-    }
-  }
-
-  private static let originOffset = MemoryLayout<Firing>.offset(of: \Firing.origin) ?? 0
 
   /// The firing a key points to.
   static func firing(_ key: FiringKey, in firings: Batches) -> Firing {

@@ -142,7 +142,28 @@ private struct RecordDecoder {
       fail("must be an object, not \(record.typeName)")
       return nil
     }
-    return record["alarmTime"] != nil ? decodeAppRecord(members) : decodeOwn(members)
+    // The shape whose fields the record uses most; alarmTime always means the app's record.
+    let ownCount = members.count { Self.ownFields.contains($0.key) }
+    let appCount = members.count { Self.appFields.contains($0.key) }
+    let isAppRecord = record["alarmTime"] != nil || appCount > ownCount
+    let (required, fields, shape) =
+      isAppRecord
+      ? (["alarmTime"], Self.appFields, "an app alarm record")
+      : (["time", "at"], Self.ownFields, "an alarm")
+    // Without its time, a record is named once, with what it lacks and what it has instead,
+    // rather than with a line per field the other shape would have known.
+    guard required.contains(where: { record[$0] != nil }) else {
+      let unknown = members.map(\.key).filter { !fields.contains($0) }
+      let needs =
+        isAppRecord ? "needs \"alarmTime\"" : "needs either \"time\" (with \"repeat\") or \"at\""
+      let extra =
+        unknown.isEmpty
+        ? ""
+        : "; \(unknown.map(quoted).joined(separator: ", ")) \(unknown.count == 1 ? "is not a field" : "are not fields") of \(shape)"
+      fail("\(needs)\(extra)")
+      return nil
+    }
+    return isAppRecord ? decodeAppRecord(members) : decodeOwn(members)
   }
 
   /// A field given twice is ambiguous (JSON readers disagree on which one wins).
@@ -187,8 +208,7 @@ private struct RecordDecoder {
   private mutating func ownSchedule() -> Alarm.Schedule? {
     switch (record["time"], record["at"]) {
     case (nil, nil):
-      fail("needs either \"time\" (with \"repeat\") or \"at\"")
-      return nil
+      return nil  // decode() reported it
     case (.some, .some):
       fail("has both \"time\" and \"at\"; a one-shot reminder uses \"at\" alone")
       return nil

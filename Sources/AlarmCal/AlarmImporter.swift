@@ -1,11 +1,15 @@
 import ICalendar
 
-/// What import produced: the alarms, and every item it could not keep.
+/// What import produced: the alarms, every item it could not keep, and what the user should
+/// know about what it kept.
 public struct ImportResult: Equatable, Sendable {
   /// The alarms, in file order.
   public var alarms: [Alarm]
   /// One entry per item that was not kept, in file order.
   public var losses: [ImportLoss]
+  /// Kept items the user should know about (never ringing again, a made-up id, an older
+  /// revision passed over), in file order.
+  public var warnings: [ImportWarning] = []
 }
 
 /// Why a calendar file could not be imported at all.
@@ -26,11 +30,12 @@ public struct AlarmImportError: Error, Equatable, Sendable, CustomStringConverti
 /// Maps VEVENTs and VTODOs with VALARMs to alarms.
 ///
 /// Kept exactly: weekly rules with plain BYDAY, daily rules (optionally with BYDAY), single
-/// instances, triggers relative to the start or end (the ring time and weekdays shift with the
-/// offset), several alarms per event (one alarm each). Skipped with a loss line: rules a clock
-/// cannot repeat (other frequencies, INTERVAL>1, COUNT, UNTIL, other BY parts, RDATE), EXDATEs
-/// and moved instances (the alarm is kept, the exception is not), absolute triggers on series,
-/// non-ringing actions (EMAIL, ...), REPEAT/DURATION re-rings, and whatever libical dropped.
+/// instances (instances without their series too), triggers relative to the start or end (the
+/// ring time and weekdays shift with the offset), several alarms per event (one alarm each).
+/// Reported with a loss line: rules a clock cannot repeat (other frequencies, INTERVAL>1,
+/// COUNT, UNTIL, other BY parts, RDATE), EXDATEs and moved instances (the alarm is kept, the
+/// exception is not), absolute triggers on series, non-ringing actions (EMAIL, ...),
+/// REPEAT/DURATION re-rings, a task's completion, and lines that could not be read.
 public struct AlarmImporter: Sendable {
   /// The file name used in messages.
   public let fileName: String
@@ -73,21 +78,28 @@ public struct AlarmImporter: Sendable {
     for stray in components where stray.name == "VEVENT" || stray.name == "VTODO" {
       result.losses.append(
         ImportLoss(
-          file: fileName, line: stray.line, kind: stray.name == "VTODO" ? "task" : "event",
+          file: fileName, line: stray.line, kind: ComponentKind.noun(stray.name),
           uid: stray.property("UID")?.text ?? "", summary: stray.property("SUMMARY")?.text,
-          reason: "stands outside any VCALENDAR"))
+          reason: "stands outside any VCALENDAR", outcome: .skipped))
     }
     for calendar in calendars {
       var mapper = CalendarMapper(importer: self, calendar: calendar)
       mapper.run()
       result.alarms += mapper.alarms
       result.losses += mapper.losses
+      result.warnings += mapper.warnings
     }
     // One report in file order; items of one line keep the order they were found in.
-    result.losses = result.losses.enumerated().sorted {
-      ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset)
-    }.map(\.element)
+    result.losses = Self.inFileOrder(result.losses, line: \.line)
+    result.warnings = Self.inFileOrder(result.warnings, line: \.line)
     return result
+  }
+
+  private static func inFileOrder<Item>(_ items: [Item], line: (Item) -> Int?) -> [Item] {
+    items.enumerated().sorted {
+      (line($0.element) ?? 0, $0.offset) < (line($1.element) ?? 0, $1.offset)
+    }
+    .map(\.element)
   }
 }
 
@@ -97,6 +109,7 @@ private struct CalendarMapper {
   let calendar: ICalComponent
   var alarms: [Alarm] = []
   var losses: [ImportLoss] = []
+  var warnings: [ImportWarning] = []
   /// Google's calendar-wide zone: floating and UTC times are read in it.
   let calendarZone: String?
   /// TZID → IANA id, from each VTIMEZONE's TZID or X-LIC-LOCATION.
@@ -126,45 +139,95 @@ private struct CalendarMapper {
 
   mutating func run() {
     let items = calendar.components.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
-    for item in items where item.property("RECURRENCE-ID") != nil {
-      let uid = item.property("UID")?.text ?? ""
-      let hasMaster = items.contains {
-        $0.property("RECURRENCE-ID") == nil && $0.property("UID")?.text == uid
-          && !$0.components(named: "VALARM").isEmpty
-      }
-      guard hasMaster else {
-        if !item.components(named: "VALARM").isEmpty {
-          lose(item, "a moved instance whose series has no alarm cannot be a clock alarm")
-        }
-        continue
-      }
-      let original = item.property("RECURRENCE-ID").map { describe($0) } ?? ""
-      lose(
-        item,
-        "moved instance of \(original) cannot be kept (the alarm rings at the series time that day)"
-      )
+    // Each item's identity: its UID, or for one without, an id derived from its content.
+    var identities = ContentIdentity()
+    let keys = items.map { item -> String in
+      if let uid = item.property("UID")?.text, !uid.isEmpty { return uid }
+      return identities.identity(of: item)
     }
-    var seen = Set<String>()
-    for item in items where item.property("RECURRENCE-ID") == nil {
-      let valarms = item.components(named: "VALARM")
-      guard !valarms.isEmpty else { continue }
-      if let uid = item.property("UID")?.text, !uid.isEmpty, !seen.insert(uid).inserted {
-        lose(item, "another component already has this UID, and alarm ids must be unique")
+    // The current revision of each master and of each override (RFC 5546 §2.1.5).
+    var masters: [String: Int] = [:]
+    var overrides: [String: Int] = [:]
+    for (index, item) in items.enumerated() {
+      let isOverride = item.property("RECURRENCE-ID") != nil
+      let key = isOverride ? keys[index] + "\u{0}" + instanceKey(item) : keys[index]
+      let current = isOverride ? overrides[key] : masters[key]
+      guard let current else {
+        if isOverride { overrides[key] = index } else { masters[key] = index }
         continue
       }
-      mapItem(item, valarms: valarms)
+      let (older, newer) =
+        revision(items, index) < revision(items, current) ? (index, current) : (current, index)
+      warn(
+        items[older],
+        revision(items, older).supersededReason(by: revision(items, newer), line: items[newer].line)
+      )
+      if isOverride { overrides[key] = newer } else { masters[key] = newer }
+    }
+    let currentOnes = Set(masters.values).union(overrides.values)
+    for (index, item) in items.enumerated() where currentOnes.contains(index) {
+      let valarms = item.components(named: "VALARM")
+      let uid = item.property("UID")?.text ?? ""
+      guard item.property("RECURRENCE-ID") != nil else {
+        guard !valarms.isEmpty else { continue }
+        if uid.isEmpty {
+          warn(item, "has no UID; its alarm's id \(keys[index]) is derived from its content")
+        }
+        mapItem(item, valarms: valarms, id: keys[index])
+        continue
+      }
+      let master = masters[keys[index]].map { items[$0] }
+      if let master, !master.components(named: "VALARM").isEmpty {
+        let original = describe(item.property("RECURRENCE-ID"))
+        let start = describe(item.property("DTSTART"))
+        let change = start.isEmpty || start == original ? "is changed" : "is moved to \(start)"
+        lose(
+          item,
+          "the instance of \(original) \(change) (RECURRENCE-ID), and a clock alarm has no exceptions",
+          .alarmKept("it rings at the series' time that day"))
+        continue
+      }
+      // An instance whose series is not here (a CalDAV server's expanded answer) or has no
+      // alarm rings on its own: a one-shot alarm, its id naming the instance.
+      guard !valarms.isEmpty else { continue }
+      mapItem(item, valarms: valarms, id: "\(keys[index])#\(instanceKey(item))")
     }
   }
 
-  private mutating func lose(_ item: ICalComponent, _ reason: String) {
+  private func revision(_ items: [ICalComponent], _ index: Int) -> ComponentRevision {
+    ComponentRevision(of: items[index], order: index)
+  }
+
+  /// The instance an override replaces, as `upcoming` writes a recurrence id: its UTC instant
+  /// (`2026-12-07T20:00:00Z`) or its date (`2026-12-07`).
+  private func instanceKey(_ item: ICalComponent) -> String {
+    guard let property = item.property("RECURRENCE-ID") else { return "" }
+    guard let value = DateTimeValue(property: property) else { return property.value }
+    if case .date(let date) = value { return date.description }
+    guard case .success(let placed) = resolve(value) else { return property.value }
+    return placed.zone.instant(for: placed.local).description
+  }
+
+  private mutating func lose(
+    _ item: ICalComponent, _ reason: String, _ outcome: ImportLoss.Outcome
+  ) {
     losses.append(
       ImportLoss(
-        file: importer.fileName, line: item.line, kind: item.name == "VTODO" ? "task" : "event",
+        file: importer.fileName, line: item.line, kind: ComponentKind.noun(item.name),
         uid: item.property("UID")?.text ?? "", summary: item.property("SUMMARY")?.text,
-        reason: reason))
+        reason: reason, outcome: outcome))
   }
 
-  private func describe(_ property: ICalProperty) -> String {
+  private mutating func warn(_ item: ICalComponent, _ message: String) {
+    warnings.append(
+      ImportWarning(
+        file: importer.fileName, line: item.line, kind: ComponentKind.noun(item.name),
+        uid: item.property("UID")?.text ?? "", summary: item.property("SUMMARY")?.text,
+        message: message))
+  }
+
+  private func describe(_ property: ICalProperty?) -> String {
+    guard let property else { return "" }
     guard let value = DateTimeValue(property: property) else { return property.value }
     switch value {
     case .date(let date): return "\(date)"
@@ -199,18 +262,14 @@ private struct CalendarMapper {
     return .success((rules, local))
   }
 
-  private mutating func mapItem(_ item: ICalComponent, valarms: [ICalComponent]) {
-    let uid = item.property("UID")?.text ?? ""
-    if uid.isEmpty {
-      lose(item, "has no UID, so the alarm would have no stable id")
-      return
-    }
+  /// Imports the alarms of one item; `id` is the first alarm's id (the UID, or one derived).
+  private mutating func mapItem(_ item: ICalComponent, valarms: [ICalComponent], id: String) {
     if item.property("STATUS")?.value.uppercased() == "CANCELLED" {
-      lose(item, "is cancelled (STATUS:CANCELLED), so it never rings")
+      lose(item, "is cancelled (STATUS:CANCELLED), so it never rings", .skipped)
       return
     }
     for note in ([item] + valarms).flatMap(\.libicalLosses) {
-      lose(item, "a line could not be read (\(note))")
+      lose(item, "a line could not be read (\(note))", .alarmKept("without that line"))
     }
     let isTask = item.name == "VTODO"
     let startProperty = item.property("DTSTART")
@@ -218,14 +277,14 @@ private struct CalendarMapper {
     guard let anchorProperty = startProperty ?? dueProperty,
       let anchorValue = DateTimeValue(property: anchorProperty)
     else {
-      lose(item, isTask ? "has neither DTSTART nor DUE" : "has no readable DTSTART")
+      lose(item, isTask ? "has neither DTSTART nor DUE" : "has no readable DTSTART", .skipped)
       return
     }
     let anchor: (zone: TimeZoneRules, local: LocalDateTime)
     switch resolve(anchorValue) {
     case .success(let resolved): anchor = resolved
     case .failure(let reason):
-      lose(item, reason.text)
+      lose(item, reason.text, .skipped)
       return
     }
     guard let repeatDays = repeatDays(item, start: anchor.local, hasStart: startProperty != nil)
@@ -233,13 +292,27 @@ private struct CalendarMapper {
       return
     }
     for exdate in item.properties(named: "EXDATE") {
-      lose(item, "EXDATE \(describe(exdate)) cannot be kept (the alarm also rings on that day)")
+      lose(
+        item, "EXDATE \(describe(exdate)) removes an instance, and a clock alarm has no exceptions",
+        .alarmKept("it also rings on that day"))
     }
     // Thunderbird keeps a pending snooze on the event; a clock alarm has no snoozed ring to carry.
     for snooze in item.properties where snooze.name.hasPrefix("X-MOZ-SNOOZE-TIME") {
       if case .utc(let utc)? = DateTimeValue(property: snooze), Instant(utc: utc) >= importer.now {
-        lose(item, "the snoozed ring at \(describe(snooze)) (\(snooze.name)) cannot be kept")
+        lose(
+          item, "a snoozed ring is pending at \(describe(snooze)) (\(snooze.name))",
+          .alarmKept("the snoozed ring is not"))
       }
+    }
+    // A task that is done no longer reminds anyone (RFC 5545 §3.8.1.11, §3.8.2.1).
+    let isCompleted =
+      isTask
+      && (item.property("STATUS")?.value.uppercased() == "COMPLETED"
+        || item.property("COMPLETED") != nil)
+    if isCompleted {
+      lose(
+        item, "is a completed task (STATUS:COMPLETED or COMPLETED), and an alarm has no such state",
+        .alarmKept("switched off (enabled: false), so it never rings"))
     }
     let summary = item.property("SUMMARY")?.text ?? ""
     let ringsOnce =
@@ -247,13 +320,27 @@ private struct CalendarMapper {
     var keptCount = 0
     for valarm in valarms {
       guard
-        let alarm = mapAlarm(
+        var alarm = mapAlarm(
           valarm, in: item, anchor: anchor, repeatDays: repeatDays, ringsOnce: ringsOnce,
-          summary: summary, number: keptCount + 1, uid: uid)
+          summary: summary, number: keptCount + 1, uid: id)
       else { continue }
       keptCount += 1
+      if isCompleted { alarm.enabled = false }
+      warnIfPast(alarm, item: item, zone: anchor.zone)
       alarms.append(alarm)
     }
+  }
+
+  /// Warns about an enabled one-shot alarm whose only ring is before the import's present
+  /// moment (an old export converted without `--now`): it would never ring.
+  private mutating func warnIfPast(_ alarm: Alarm, item: ICalComponent, zone: TimeZoneRules) {
+    guard alarm.enabled, case .at(let local) = alarm.schedule,
+      zone.instant(for: local) < importer.now
+    else { return }
+    warn(
+      item,
+      "its one ring, \(AlarmTextFormats.localDateTimeString(local)) \(zone.identifier), is before now (\(importer.now); --now sets another moment), so it will never ring"
+    )
   }
 
   /// The weekdays of a repeating item (empty for a single instance), or nil after a loss.
@@ -261,24 +348,24 @@ private struct CalendarMapper {
     -> Set<Weekday>?
   {
     if !item.properties(named: "RDATE").isEmpty {
-      lose(item, "RDATE adds extra dates that a clock alarm cannot repeat")
+      lose(item, "RDATE adds extra dates that a clock alarm cannot repeat", .skipped)
       return nil
     }
     let rules = item.properties(named: "RRULE")
     guard let ruleProperty = rules.first else { return [] }
     guard rules.count == 1 else {
-      lose(item, "has \(rules.count) RRULEs; a clock alarm follows one weekly pattern")
+      lose(item, "has \(rules.count) RRULEs; a clock alarm follows one weekly pattern", .skipped)
       return nil
     }
     guard hasStart else {
-      lose(item, "repeats without a DTSTART")
+      lose(item, "repeats without a DTSTART", .skipped)
       return nil
     }
     let rule: RecurrenceRule
     do {
       rule = try RecurrenceRule(parsing: ruleProperty.value)
     } catch {
-      lose(item, "RRULE cannot be read: \(error.message)")
+      lose(item, "RRULE cannot be read: \(error.message)", .skipped)
       return nil
     }
     let why: String? =
@@ -297,7 +384,7 @@ private struct CalendarMapper {
         "RRULE \(rule.text) repeats \(rule.frequency.rawValue.lowercased()); a clock alarm repeats on weekdays"
       }
     if let why {
-      lose(item, why)
+      lose(item, why, .skipped)
       return nil
     }
     if !rule.byDay.isEmpty { return Set(rule.byDay.map(\.weekday)) }
@@ -315,28 +402,29 @@ private struct CalendarMapper {
     case "AUDIO", "DISPLAY": enabled = true
     case AlarmVocabulary.disabledAction:
       if valarm.property("TRIGGER")?.parameter("VALUE")?.uppercased() == "DATE-TIME" {
-        lose(item, "ACTION:NONE alarm with an absolute trigger is a \"no alert\" placeholder")
+        lose(
+          item, "ACTION:NONE alarm with an absolute trigger is a \"no alert\" placeholder",
+          .alarmSkipped)
         return nil
       }
       enabled = false
     case "":
-      lose(item, "a VALARM without ACTION")
+      lose(item, "a VALARM without ACTION", .alarmSkipped)
       return nil
     default:
-      lose(item, "ACTION:\(action) alarm does not ring")
+      lose(item, "ACTION:\(action) alarm does not ring", .alarmSkipped)
       return nil
     }
     if let proximity = valarm.property("PROXIMITY") {
       lose(
         item,
-        "PROXIMITY:\(proximity.value) (RFC 9074) rings on arriving at or leaving a place; only the alarm's time is kept"
-      )
+        "PROXIMITY:\(proximity.value) (RFC 9074) rings on arriving at or leaving a place",
+        .alarmKept("it rings at its time alone"))
     }
     if let repeatCount = valarm.property("REPEAT")?.value, repeatCount != "0" {
       let interval = valarm.property("DURATION")?.value ?? "?"
       lose(
-        item,
-        "REPEAT:\(repeatCount) re-rings every \(interval) cannot be kept (the alarm rings once)")
+        item, "REPEAT:\(repeatCount) re-rings every \(interval)", .alarmKept("it rings once"))
     }
     guard let ring = ringTime(valarm, item: item, anchor: anchor, repeating: !repeatDays.isEmpty)
     else { return nil }
@@ -349,9 +437,8 @@ private struct CalendarMapper {
       let clockFirst = AlarmRings.firstStart(of: schedule, atOrAfter: importer.now, in: anchor.zone)
       if anchor.zone.instant(for: ring) > anchor.zone.instant(for: clockFirst) {
         lose(
-          item,
-          "start date \(ring.date) cannot be kept (a clock alarm rings from now on)"
-        )
+          item, "the series starts on \(ring.date), and a clock alarm has no start date",
+          .alarmKept("it rings from now on"))
       }
     }
     var sound: String?
@@ -360,7 +447,9 @@ private struct CalendarMapper {
     {
       if attach.parameter("VALUE")?.uppercased() == "BINARY" || attach.parameter("ENCODING") != nil
       {
-        lose(item, "an embedded (binary) alarm sound cannot be kept; the default sound is used")
+        lose(
+          item, "an embedded (binary) alarm sound cannot be kept",
+          .alarmKept("with the default sound"))
       } else {
         sound = attach.value
       }
@@ -385,22 +474,23 @@ private struct CalendarMapper {
     anchor: (zone: TimeZoneRules, local: LocalDateTime), repeating: Bool
   ) -> LocalDateTime? {
     guard let trigger = valarm.property("TRIGGER") else {
-      lose(item, "a VALARM without TRIGGER")
+      lose(item, "a VALARM without TRIGGER", .alarmSkipped)
       return nil
     }
     if trigger.parameter("VALUE")?.uppercased() == "DATE-TIME" {
       guard !repeating else {
-        lose(item, "an absolute TRIGGER rings once, not with every repetition")
+        lose(item, "an absolute TRIGGER rings once, not with every repetition", .alarmSkipped)
         return nil
       }
       guard case .utc(let utc)? = DateTimeValue(text: trigger.value) else {
-        lose(item, "absolute TRIGGER \(quoted(trigger.value)) is not a UTC date-time")
+        lose(
+          item, "absolute TRIGGER \(quoted(trigger.value)) is not a UTC date-time", .alarmSkipped)
         return nil
       }
       return anchor.zone.local(at: Instant(utc: utc))
     }
     guard let offset = ICalDuration(trigger.value) else {
-      lose(item, "TRIGGER \(quoted(trigger.value)) is not a duration")
+      lose(item, "TRIGGER \(quoted(trigger.value)) is not a duration", .alarmSkipped)
       return nil
     }
     let base: LocalDateTime
@@ -409,14 +499,14 @@ private struct CalendarMapper {
       base = end
     } else {
       guard item.name != "VTODO" || item.property("DTSTART") != nil else {
-        lose(item, "TRIGGER relative to the start of a task without DTSTART")
+        lose(item, "TRIGGER relative to the start of a task without DTSTART", .alarmSkipped)
         return nil
       }
       base = anchor.local
     }
     let ring = AlarmTriggers.apply(offset, to: base, in: anchor.zone)
     guard (1...9999).contains(ring.date.year) else {
-      lose(item, "TRIGGER \(trigger.value) rings outside the years 1 to 9999")
+      lose(item, "TRIGGER \(trigger.value) rings outside the years 1 to 9999", .alarmSkipped)
       return nil
     }
     return ring
@@ -429,26 +519,28 @@ private struct CalendarMapper {
     let endName = item.name == "VTODO" ? "DUE" : "DTEND"
     if let endProperty = item.property(endName) {
       guard let value = DateTimeValue(property: endProperty) else {
-        lose(item, "\(endName) cannot be read")
+        lose(item, "\(endName) cannot be read", .alarmSkipped)
         return nil
       }
       switch resolve(value) {
       case .success(let end):
         return anchor.zone.local(at: end.zone.instant(for: end.local))
       case .failure(let reason):
-        lose(item, reason.text)
+        lose(item, reason.text, .alarmSkipped)
         return nil
       }
     }
     if let text = item.property("DURATION")?.value {
       guard let duration = ICalDuration(text) else {
-        lose(item, "DURATION \(quoted(text)) is not a duration")
+        lose(item, "DURATION \(quoted(text)) is not a duration", .alarmSkipped)
         return nil
       }
       return AlarmTriggers.apply(duration, to: anchor.local, in: anchor.zone)
     }
     if item.name == "VTODO" {
-      lose(item, "TRIGGER relative to the end of a task without DUE")
+      lose(
+        item, "TRIGGER relative to the end of a task without DUE (or DTSTART and DURATION)",
+        .alarmSkipped)
       return nil
     }
     // RFC 5545 §3.6.1: a DATE start lasts one day; a DATE-TIME start ends when it starts.

@@ -68,6 +68,12 @@ struct ParsedArguments {
           } else if case .positional(let next)? = tokens.first {
             value = next
             tokens.removeFirst()
+          } else if case .option(_, nil, let written)? = tokens.first,
+            Self.isNegativeNumber(written)
+          {
+            // `--limit -1`: a value for the option to judge, not an option of its own.
+            value = written
+            tokens.removeFirst()
           } else {
             throw UsageError("option \(shown) needs a value")
           }
@@ -82,6 +88,15 @@ struct ParsedArguments {
         }
       }
     }
+  }
+}
+
+extension ParsedArguments {
+  /// Whether an argument reads as a negative number (`-1`, `-2.5`): no option looks like one.
+  static func isNegativeNumber(_ text: String) -> Bool {
+    let body = text.dropFirst()
+    return text.hasPrefix("-") && !body.isEmpty && body.first?.isNumber == true
+      && body.allSatisfy { $0.isNumber || $0 == "." }
   }
 }
 

@@ -147,7 +147,15 @@ enum ConvertCommand {
         fileName: name, defaultTimeZone: options.zone.identifier, now: options.now)
       do {
         let result = try importer.importAlarms(fromText: text)
-        for loss in result.losses { err.write("\(loss)\n") }
+        // Losses and warnings in one report, in file order.
+        let report =
+          result.losses.map { ($0.line ?? 0, $0.description) }
+          + result.warnings.map { ($0.line ?? 0, $0.description) }
+        for (_, line) in report.enumerated().sorted(by: {
+          ($0.element.0, $0.offset) < ($1.element.0, $1.offset)
+        }).map(\.element) {
+          err.write("\(line)\n")
+        }
         if options.strict && !result.losses.isEmpty {
           err.write(
             "alarmcal: error: --strict: \(result.losses.count) item(s) could not be kept; nothing written\n"

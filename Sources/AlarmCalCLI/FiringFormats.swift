@@ -103,11 +103,12 @@ struct FiringPrinter {
     window.forEach(in: start..<window.count) { print($0) }
   }
 
-  mutating func end() {
+  /// Closes the output; an empty text table says so when `sayWhenEmpty`.
+  mutating func end(sayWhenEmpty: Bool = true) {
     switch format {
     case .json: emit(count == 0 ? "]\n" : "\n]\n")
     case .ndjson: break
-    case .text: if count == 0 { emit("No alarms in this window.\n") }
+    case .text: if count == 0 && sayWhenEmpty { emit("No alarms in this window.\n") }
     }
     flush()
   }
@@ -117,16 +118,21 @@ struct FiringPrinter {
     .saturday: "Sat", .sunday: "Sun",
   ]
 
-  /// `Thu 2026-12-03  07:00  in 22h 59m  Label  AUDIO  file.ics`.
+  /// `Thu 2026-12-03  07:00     in 22h 59m    Label  AUDIO  file.ics`: the time with its
+  /// seconds when they are not zero (a snooze at 06:15:05), and `(acknowledged)` at the end of
+  /// a row that `--include-acknowledged` lists.
   func textLine(_ firing: Firing) -> String {
     let local = zone.local(at: firing.trigger)
     let day = Self.weekdayNames[local.date.weekday] ?? ""
     var time = "\(pad2(local.time.hour)):\(pad2(local.time.minute))"
+    if local.time.second != 0 { time += ":\(pad2(local.time.second))" }
+    let padding = String(repeating: " ", count: 8 - time.count)
     if colour { time = "\u{1B}[1m\(time)\u{1B}[0m" }
     let label = printable(firing.summary ?? "(no title)")
     let relative = Self.relative(firing.trigger.secondsSince1970 - now.secondsSince1970)
+    let mark = firing.acknowledged ? "  (acknowledged)" : ""
     return
-      "\(day) \(local.date)  \(time)  \(relative.padding(12))  \(label)  \(firing.action)  \(firing.file)"
+      "\(day) \(local.date)  \(time)\(padding)  \(relative.padding(12))  \(label)  \(firing.action)  \(firing.file)\(mark)"
   }
 
   /// `in 2h 05m`, `in 3d 04h`, `in 45s`, or `… ago`.

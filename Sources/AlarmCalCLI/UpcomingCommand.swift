@@ -117,7 +117,8 @@ enum UpcomingCommand {
     let late = schedule.firingWindows(from: options.from, to: options.to, limit: options.limit) {
       printer.print($0)
     }
-    printer.end()
+    // "No alarms in this window." would be false next to a file that could not be read.
+    printer.end(sayWhenEmpty: !failed)
     // The series are freed on another thread: the answer is out, and the process need not
     // wait for 100,000 of them to be taken apart before it exits.
     TwoThreads.release(consume schedule)

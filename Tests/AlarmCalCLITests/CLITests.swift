@@ -131,7 +131,7 @@ import Testing
     #expect(lenient.stderr.split(separator: "\n").count == 6)
     #expect(
       lenient.stderr.hasPrefix(
-        "\(input):68: event \"allday\" (Christmas Eve): ACTION:EMAIL alarm does not ring; skipped\n"
+        "\(input):68: event \"allday\" (Christmas Eve): ACTION:EMAIL alarm does not ring; this alarm is skipped\n"
       ))
     #expect(FileManager.default.fileExists(atPath: output))
     try FileManager.default.removeItem(atPath: output)

@@ -107,7 +107,40 @@ import Testing
     let result = runInProcess([
       "upcoming", file, "--now", "2007-03-11T05:25:00Z", "--limit", "1", "--tz", "America/New_York",
     ])
-    #expect(result.stdout == "Sun 2007-03-11  03:30  in 2h 05m     Gap  AUDIO  \(file)\n")
+    #expect(result.stdout == "Sun 2007-03-11  03:30     in 2h 05m     Gap  AUDIO  \(file)\n")
+  }
+
+  @Test("the text table shows seconds when a firing has them, and marks acknowledged rows")
+  func textTableSecondsAndAcknowledged() throws {
+    let file = try fixturePath("snooze-in-override.ics")
+    let result = runInProcess([
+      "upcoming", file, "--now", "2027-03-22T05:00:00Z", "--limit", "3", "--tz", "UTC",
+      "--include-acknowledged",
+    ])
+    #expect(
+      result.stdout == """
+        Mon 2027-03-22  05:45     in 45m        Work (snoozed)  AUDIO  \(file)  (acknowledged)
+        Mon 2027-03-22  06:15:05  in 1h 15m     Work (snoozed)  AUDIO  \(file)
+        Tue 2027-03-23  05:45     in 1d 00h     Work  AUDIO  \(file)
+
+        """)
+  }
+
+  @Test("an unreadable file gets its error alone, without \"No alarms in this window.\"")
+  func missingFileAlone() throws {
+    let result = runInProcess(["upcoming", "/nonexistent/missing.ics"])
+    #expect(result.status == 1)
+    #expect(result.stdout == "")
+    #expect(result.stderr == "alarmcal: error: /nonexistent/missing.ics: no such file\n")
+  }
+
+  @Test("a negative --limit is judged as a value: it must be a positive whole number")
+  func negativeLimit() throws {
+    let result = runInProcess(["upcoming", "x.ics", "--limit", "-1"])
+    #expect(result.status == 64)
+    #expect(
+      result.stderr.hasPrefix(
+        "alarmcal upcoming: error: --limit must be a positive whole number, not '-1'\n"))
   }
 
   @Test("acknowledged firings are hidden unless --include-acknowledged")

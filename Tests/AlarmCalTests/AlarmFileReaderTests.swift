@@ -126,6 +126,14 @@ import Testing
         #"{"alarms":[{"id":"a"}]}"#,
         #"alarms.json: alarm 1: needs either "time" (with "repeat") or "at""#
       ),
+      (  // almost the app's record: one line saying what it lacks, not one per field
+        #"[{"date":"07:30","name":"Wake up","repeatDays":[false,true,true,true,true,true,false],"snoozeEnabled":true,"isEnabled":true,"creatTime":"2025-03-14 07:02:11"}]"#,
+        #"alarms.json: alarm 1 ("Wake up"): needs "alarmTime"; "date" is not a field of an app alarm record"#
+      ),
+      (
+        #"{"alarms":[{"id":"a","when":"07:30","label":"Gym"}]}"#,
+        #"alarms.json: alarm 1 ("Gym"): needs either "time" (with "repeat") or "at"; "when" is not a field of an alarm"#
+      ),
       (
         #"{"alarms":[{"id":"a","at":"2026-12-24T07:00","repeat":["mon"]}]}"#,
         #"alarms.json: alarm 1: "repeat" cannot be combined with "at" (a one-shot reminder rings once)"#

@@ -52,12 +52,12 @@ import Testing
   func lossLines() throws {
     #expect(
       try importCases().losses.map(\.description) == [
-        #"import-cases.ics:68: event "allday" (Christmas Eve): ACTION:EMAIL alarm does not ring; skipped"#,
-        #"import-cases.ics:108: event "biweekly" (Every other Friday): RRULE FREQ=WEEKLY;INTERVAL=2;BYDAY=FR repeats every 2 weeks; a clock alarm repeats every week; skipped"#,
-        #"import-cases.ics:119: event "exdate" (Tuesdays but not before Christmas): EXDATE 2026-12-22T08:00:00 cannot be kept (the alarm also rings on that day); skipped"#,
-        #"import-cases.ics:119: event "exdate" (Tuesdays but not before Christmas): REPEAT:2 re-rings every PT5M cannot be kept (the alarm rings once); skipped"#,
-        #"import-cases.ics:133: event "exdate" (Tuesdays but not before Christmas): moved instance of 2026-12-15T08:00:00 cannot be kept (the alarm rings at the series time that day); skipped"#,
-        #"import-cases.ics:144: event "mars" (Unknown zone): time zone "Mars/Olympus_Mons" is neither an IANA nor a Windows zone; skipped"#,
+        #"import-cases.ics:68: event "allday" (Christmas Eve): ACTION:EMAIL alarm does not ring; this alarm is skipped"#,
+        #"import-cases.ics:108: event "biweekly" (Every other Friday): RRULE FREQ=WEEKLY;INTERVAL=2;BYDAY=FR repeats every 2 weeks; a clock alarm repeats every week; the event is skipped"#,
+        #"import-cases.ics:119: event "exdate" (Tuesdays but not before Christmas): EXDATE 2026-12-22T08:00:00 removes an instance, and a clock alarm has no exceptions; the alarm is kept: it also rings on that day"#,
+        #"import-cases.ics:119: event "exdate" (Tuesdays but not before Christmas): REPEAT:2 re-rings every PT5M; the alarm is kept: it rings once"#,
+        #"import-cases.ics:133: event "exdate" (Tuesdays but not before Christmas): the instance of 2026-12-15T08:00:00 is moved to 2026-12-15T09:00:00 (RECURRENCE-ID), and a clock alarm has no exceptions; the alarm is kept: it rings at the series' time that day"#,
+        #"import-cases.ics:144: event "mars" (Unknown zone): time zone "Mars/Olympus_Mons" is neither an IANA nor a Windows zone; the event is skipped"#,
       ])
   }
 
@@ -205,8 +205,9 @@ import Testing
       // RFC 9074's PROXIMITY (which libical drops) is read, and import says it is not kept.
       #expect(
         result.losses.map(\.reason) == [
-          "PROXIMITY:ARRIVE (RFC 9074) rings on arriving at or leaving a place; only the alarm's time is kept"
+          "PROXIMITY:ARRIVE (RFC 9074) rings on arriving at or leaving a place"
         ])
+      #expect(result.losses.map(\.outcome) == [.alarmKept("it rings at its time alone")])
     }
   }
 
@@ -224,9 +225,11 @@ import Testing
       result.losses.map(\.reason) == [
         "a line could not be read (unreadable content line 8: this is no property)"
       ])
+    #expect(result.losses.map(\.outcome) == [.alarmKept("without that line")])
   }
 
-  @Test("alarms outside the VCALENDAR, repeated UIDs and triggers beyond year 9999 are reported")
+  @Test(
+    "alarms outside the VCALENDAR, older revisions and triggers beyond year 9999 are reported")
   func strayAndDuplicate() throws {
     let event = { (uid: String, trigger: String) in
       "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20261201T000000Z\r\nDTSTART:20261203T070000Z\r\n"
@@ -240,9 +243,13 @@ import Testing
     #expect(result.alarms.map(\.id) == ["dup"])
     #expect(
       result.losses.map(\.description) == [
-        #"s.ics:14: event "dup" (\u{1b}[31mred): another component already has this UID, and alarm ids must be unique; skipped"#,
-        #"s.ics:24: event "far" (\u{1b}[31mred): TRIGGER P99999999W rings outside the years 1 to 9999; skipped"#,
-        #"s.ics:35: event "stray" (\u{1b}[31mred): stands outside any VCALENDAR; skipped"#,
+        #"s.ics:24: event "far" (\u{1b}[31mred): TRIGGER P99999999W rings outside the years 1 to 9999; this alarm is skipped"#,
+        #"s.ics:35: event "stray" (\u{1b}[31mred): stands outside any VCALENDAR; the event is skipped"#,
+      ])
+    // Two copies with one UID are two revisions of one event: the later in the file wins.
+    #expect(
+      result.warnings.map(\.description) == [
+        #"s.ics:4: warning: event "dup" (\u{1b}[31mred): an older revision than the one at line 14 (same SEQUENCE and DTSTAMP, and it comes earlier in the file); it is ignored"#
       ])
   }
 }

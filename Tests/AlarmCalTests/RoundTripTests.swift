@@ -90,9 +90,11 @@ import Testing
       "nextcloud.ics",
     ])
   func ringTimesKept(name: String) throws {
-    _ = try checkRingTimes(
+    let compared = try checkRingTimes(
       try String(contentsOf: samplesFolder.appendingPathComponent(name), encoding: .utf8),
       name: name)
+    // Every sample holds alarms that import keeps without a loss: comparing none proves nothing.
+    #expect(compared >= 1, "\(name): no alarm was compared")
   }
 
   @Test(".ics → alarms → .ics keeps the ring times of the import test cases")
@@ -126,7 +128,12 @@ import Testing
     let zone = "Europe/Berlin"
     let imported = try AlarmImporter(fileName: name, defaultTimeZone: zone, now: testNow)
       .importAlarms(fromText: text)
-    let lossy = Set(imported.losses.map(\.uid))
+    // A start date is the one loss that leaves every later ring in place: such alarms are
+    // compared from their first ring on; alarms with any other loss are not compared.
+    let startsLater = Set(
+      imported.losses.filter { $0.reason.hasPrefix("the series starts on ") }.map(\.uid))
+    let lossy = Set(
+      imported.losses.filter { !$0.reason.hasPrefix("the series starts on ") }.map(\.uid))
     let exported = try AlarmExporter(now: from, timestamp: from).text(imported.alarms)
     let original = try ringsByUID(text, zone: zone, from: from, to: to)
     let again = try ringsByUID(exported, zone: zone, from: from, to: to)
@@ -134,11 +141,14 @@ import Testing
     for alarm in imported.alarms {
       let uid = String(alarm.id.split(separator: "#").first ?? "")
       guard !lossy.contains(uid) else { continue }
-      let roundTripped = imported.alarms.filter {
+      var roundTripped = imported.alarms.filter {
         $0.id.split(separator: "#").first.map(String.init) == uid
       }
       .reduce(into: Set<Instant>()) { $0.formUnion(again[$1.id] ?? []) }
       let expected = original[uid] ?? []
+      if startsLater.contains(uid), let first = expected.min() {
+        roundTripped = roundTripped.filter { $0 >= first }
+      }
       let onlyBefore = expected.subtracting(roundTripped).sorted().prefix(3)
       let onlyAfter = roundTripped.subtracting(expected).sorted().prefix(3)
       #expect(

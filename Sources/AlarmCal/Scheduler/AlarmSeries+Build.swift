@@ -28,10 +28,15 @@ final class AlarmSeries {
   var fileIndex: Int { origin.fileIndex }
   var uid: String { origin.uid }
   let line: Int?
+  /// VEVENT or VTODO, for messages.
+  let componentName: String
   let zone: any ZoneOffsets
   let start: LocalDateTime
   let isDate: Bool
   let recurring: Bool
+  /// The RECURRENCE-ID of an instance read without its series (a CalDAV server's expanded
+  /// answer): its firings carry it, as they would had the series been there.
+  let fixedRecurrenceID: RecurrenceID?
   let master: InstanceTemplate
   /// Per instance: EXDATE instants and (for DATE EXDATEs) dates.
   let excludedInstants: Set<Instant>
@@ -71,31 +76,40 @@ final class AlarmSeries {
   @exclusivity(unchecked) var instancesExamined = 0
 
   init(
-    origin: FiringOrigin, line: Int?, zone: any ZoneOffsets,
+    origin: FiringOrigin, line: Int?, componentName: String, zone: any ZoneOffsets,
     start: LocalDateTime, isDate: Bool, rule: consuming RecurrenceIterator?,
-    master: InstanceTemplate,
+    fixedRecurrenceID: RecurrenceID? = nil, master: InstanceTemplate,
     excludedInstants: Set<Instant>, excludedDates: Set<LocalDate>,
     overrides: [RecurrenceID: (start: CalendarTimes.Placed, template: InstanceTemplate)],
     singles: [Firing], rdates: [RDateInstance], futureOverrides: [FutureOverride] = []
   ) {
     self.origin = origin
     self.line = line
+    self.componentName = componentName
     self.zone = zone
     self.start = start
     self.isDate = isDate
     self.recurring = rule != nil || !rdates.isEmpty
+    self.fixedRecurrenceID = fixedRecurrenceID
     self.master = master
     self.excludedInstants = excludedInstants
     self.excludedDates = excludedDates
     self.overrides = overrides
     self.singles = singles
-    self.rdates = rdates
     self.futureOverrides = futureOverrides
-    isSubDaily = rule?.isSubDaily ?? false
-    ruleRate = rule?.maximumRate ?? 0
+    // Instances of the rule ring only through the master's alarms or a THISANDFUTURE
+    // override's; without any, the rule is not walked at all (overrides ring on their own).
+    let instancesCanRing =
+      master.canRingPerInstance || futureOverrides.contains { $0.template.canRingPerInstance }
+    self.rdates = instancesCanRing ? rdates : []
+    isSubDaily = instancesCanRing && (rule?.isSubDaily ?? false)
+    ruleRate = instancesCanRing ? rule?.maximumRate ?? 0 : 0
     // Moved in, not copied: each copy of an iterator counts a reference on its shared plan.
-    iterator = rule
-    if iterator != nil {
+    if !instancesCanRing {
+      iterator = nil
+      pending = nil
+    } else if rule != nil {
+      iterator = rule
       pending = iterator?.next()
     } else {
       pending = start
@@ -143,8 +157,12 @@ struct SeriesBuilder {
   let workLimit: Int
   /// Warnings of the series being built; moved into its UID's slot.
   private var warnings: [SchedulerWarning] = []
-  /// Warnings about the grouping itself (a second master of a UID), reported first.
+  /// Warnings about the grouping itself (an older revision of a UID), reported first.
   private var groupingWarnings: [SchedulerWarning] = []
+  /// How many VEVENTs and VTODOs were added, for the order of revisions.
+  private var added = 0
+  /// Identities of components without a UID.
+  private var contentIdentity = ContentIdentity()
   /// Each RRULE text read: its place in `compiledRules`, or why it cannot be read. Large
   /// calendars repeat a few rules many times.
   private var rules: [String: Result<Int, RecurrenceRuleError>] = [:]
@@ -169,8 +187,9 @@ struct SeriesBuilder {
   }
   /// One slot per UID, in the order UIDs first appear.
   private var slots: [Slot] = []
-  /// The series built from masters as they came, in the order they came.
-  private var built: [AlarmSeries] = []
+  /// The series built from masters as they came, in the order they came; nil where a later
+  /// revision replaced one.
+  private var built: [AlarmSeries?] = []
   private var slotOfUID: [UIDKey: Int] = [:]
   /// Components kept until the end, by slot: few calendars have overrides.
   private var kept: [Int: Kept] = [:]
@@ -178,7 +197,12 @@ struct SeriesBuilder {
   /// What one UID has so far (small: a calendar has one per event).
   private struct Slot {
     let uid: String
-    var hasMaster = false
+    /// The text firing ids hash: the UID, or for a component without one, its content.
+    let identity: String
+    /// The current master's revision and line, once a master came.
+    var revision: ComponentRevision?
+    var masterLine: Int?
+    var hasMaster: Bool { revision != nil }
     /// The caller's number for the master's text, when it was built at once.
     var source: Int?
     /// Where in `built` the series from the master alone is, and the warnings building it gave.
@@ -188,7 +212,8 @@ struct SeriesBuilder {
 
   private struct Kept {
     var master: ICalComponent?
-    var overrides: [ICalComponent] = []
+    /// Overrides in file order, each with its revision.
+    var overrides: [(component: ICalComponent, revision: ComponentRevision)] = []
   }
 
   init(file: String, fileIndex: Int, times: CalendarTimes, workLimit: Int) {
@@ -204,16 +229,21 @@ struct SeriesBuilder {
   @discardableResult
   mutating func add(_ item: consuming ICalComponent, source: Int? = nil) -> ICalComponent? {
     guard item.name == "VEVENT" || item.name == "VTODO" else { return item }
-    let uid = item.property(uppercased: "UID")?.text ?? ""
-    let slot = slot(for: uid)
+    let revision = ComponentRevision(of: item, order: added)
+    added += 1
+    let slot = slot(for: item)
     if item.hasProperty(uppercased: "RECURRENCE-ID") {
-      kept[slot, default: Kept()].overrides.append(item)
+      kept[slot, default: Kept()].overrides.append((item, revision))
       return nil
     }
-    guard takeMaster(slot, uid: uid, line: item.line) else { return item }
+    guard takeMaster(slot, revision: revision, line: item.line, component: item.name) else {
+      return item
+    }
+    let uid = slots[slot].uid
     if let source, kept[slot] == nil {
       slots[slot].source = source
-      slots[slot].built = keep(series(master: item, uid: uid, overrides: []))
+      slots[slot].built = keep(
+        series(master: item, uid: uid, identity: slots[slot].identity, overrides: []))
       slots[slot].warnings = warnings
       warnings = []
       return item
@@ -229,26 +259,36 @@ struct SeriesBuilder {
     // is never touched by the first again.
     let uid: String
     let line: Int?
+    let component: String
+    /// SEQUENCE and DTSTAMP (its order in the file is set when it is added).
+    let revision: ComponentRevision
     let series: AlarmSeries?
     let warnings: [SchedulerWarning]
   }
 
-  /// Builds `item`'s series ahead when it is a master (no RECURRENCE-ID); nil otherwise.
+  /// Builds `item`'s series ahead when it is a master (no RECURRENCE-ID) with a UID; nil
+  /// otherwise (components without a UID take their identity from the file's order).
   mutating func prebuild(_ item: borrowing ICalComponent) -> Prebuilt? {
     guard item.name == "VEVENT" || item.name == "VTODO",
-      !item.hasProperty(uppercased: "RECURRENCE-ID")
+      !item.hasProperty(uppercased: "RECURRENCE-ID"),
+      let uid = item.property(uppercased: "UID")?.text, !uid.isEmpty
     else { return nil }
-    let uid = item.property(uppercased: "UID")?.text ?? ""
-    let built = series(master: item, uid: uid, overrides: [])
+    let built = series(master: item, uid: uid, identity: uid, overrides: [])
     defer { warnings = [] }
-    return Prebuilt(uid: uid, line: item.line, series: built, warnings: warnings)
+    return Prebuilt(
+      uid: uid, line: item.line, component: item.name,
+      revision: ComponentRevision(of: item, order: 0), series: built, warnings: warnings)
   }
 
   /// Takes a master built ahead (``prebuild(_:)``), exactly as ``add(_:source:)`` takes the
   /// component; if an override of its UID came first, the master is read again at the end.
   mutating func add(_ prebuilt: Prebuilt, source: Int) {
-    let slot = slot(for: prebuilt.uid)
-    guard takeMaster(slot, uid: prebuilt.uid, line: prebuilt.line) else { return }
+    let revision = prebuilt.revision.placed(at: added)
+    added += 1
+    let slot = slot(uid: prebuilt.uid, identity: prebuilt.uid)
+    guard
+      takeMaster(slot, revision: revision, line: prebuilt.line, component: prebuilt.component)
+    else { return }
     slots[slot].source = source
     if kept[slot] == nil {
       slots[slot].built = keep(prebuilt.series)
@@ -263,27 +303,61 @@ struct SeriesBuilder {
     return built.count - 1
   }
 
-  /// The slot of a UID, made when the UID is new.
-  private mutating func slot(for uid: String) -> Int {
+  /// The slot of a component's UID, made when the UID is new. A component without a UID is
+  /// an item of its own, identified by its content, with a warning.
+  private mutating func slot(for item: borrowing ICalComponent) -> Int {
+    let uid = item.property(uppercased: "UID")?.text ?? ""
+    guard uid.isEmpty else { return slot(uid: uid, identity: uid) }
+    let identity = contentIdentity.identity(of: item)
+    // Said of components that can ring: a calendar without UIDs and alarms is not at fault.
+    if item.components.contains(where: { $0.name == "VALARM" })
+      || item.properties.contains(where: { $0.name.hasPrefix("X-MOZ-SNOOZE-TIME") })
+    {
+      groupingWarnings.append(
+        SchedulerWarning(
+          file: file, line: item.line, component: item.name, uid: "",
+          message: "has no UID; its firings' ids are derived from its content"))
+    }
+    return slot(uid: "", identity: "\u{0}" + identity)
+  }
+
+  /// The slot of an identity, made when it is new.
+  private mutating func slot(uid: String, identity: String) -> Int {
     // One probe: an inout access through `default:` inserts the default when the key is new.
     let next = slots.count
-    let slot = Self.value(&slotOfUID[UIDKey(uid), default: next])
-    if slot == next { slots.append(Slot(uid: uid)) }
+    let slot = Self.value(&slotOfUID[UIDKey(identity), default: next])
+    if slot == next { slots.append(Slot(uid: uid, identity: identity)) }
     return slot
   }
 
   private static func value(_ value: inout Int) -> Int { value }
 
-  /// Marks the slot's master taken; false (with a warning) when it already has one.
-  private mutating func takeMaster(_ slot: Int, uid: String, line: Int?) -> Bool {
-    if slots[slot].hasMaster {
+  /// Makes this master the slot's current one unless the slot has a newer revision (RFC 5546
+  /// §2.1.5); whichever gives way is warned about. True when the caller's master is current.
+  private mutating func takeMaster(
+    _ slot: Int, revision: ComponentRevision, line: Int?, component: String
+  ) -> Bool {
+    let uid = slots[slot].uid
+    if let current = slots[slot].revision {
+      if revision < current {
+        groupingWarnings.append(
+          SchedulerWarning(
+            file: file, line: line, component: component, uid: uid,
+            message: revision.supersededReason(by: current, line: slots[slot].masterLine)))
+        return false
+      }
       groupingWarnings.append(
         SchedulerWarning(
-          file: file, line: line, uid: uid,
-          message: "a second component with this UID; only the first is used"))
-      return false
+          file: file, line: slots[slot].masterLine, component: component, uid: uid,
+          message: current.supersededReason(by: revision, line: line)))
+      // The older master's series and its warnings give way.
+      if let place = slots[slot].built { built[place] = nil }
+      slots[slot].built = nil
+      slots[slot].warnings = []
+      kept[slot]?.master = nil
     }
-    slots[slot].hasMaster = true
+    slots[slot].revision = revision
+    slots[slot].masterLine = line
     return true
   }
 
@@ -295,33 +369,39 @@ struct SeriesBuilder {
     var found = groupingWarnings
     defer { releaseGrouping() }
     if kept.isEmpty {
-      // Each UID's first component was its master, built as it came: `built` is in order.
+      // Each UID's master was built as it came: `built` is in order.
       for index in slots.indices where !slots[index].warnings.isEmpty {
         found += slots[index].warnings
       }
-      return (built, found)
+      return (built.compactMap { $0 }, found)
     }
     var result: [AlarmSeries] = []
     for index in slots.indices {
       let slot = slots[index]
       guard let extra = kept.removeValue(forKey: index) else {
-        if let place = slot.built { result.append(built[place]) }
+        if let place = slot.built, let series = built[place] { result.append(series) }
         found += slot.warnings
         continue
       }
+      let overrides = currentOverrides(extra.overrides, uid: slot.uid)
       if slot.hasMaster {
         guard let master = extra.master ?? slot.source.flatMap(reading) else {
-          if let place = slot.built { result.append(built[place]) }
+          if let place = slot.built, let series = built[place] { result.append(series) }
           found += slot.warnings
           continue
         }
-        if let series = series(master: master, uid: slot.uid, overrides: extra.overrides) {
+        if let series = series(
+          master: master, uid: slot.uid, identity: slot.identity, overrides: overrides)
+        {
           result.append(series)
         }
       } else {
-        // Overrides without a master: each is a single instance of its own.
-        for item in extra.overrides {
-          if let series = series(master: item, uid: slot.uid, overrides: []) {
+        // Instances without their series (a CalDAV server's expanded answer): each is a
+        // single instance of its own, keeping its RECURRENCE-ID.
+        for item in overrides {
+          if let series = series(
+            master: item, uid: slot.uid, identity: slot.identity, overrides: [])
+          {
             result.append(series)
           }
         }
@@ -342,12 +422,47 @@ struct SeriesBuilder {
   }
 
   private mutating func warn(_ item: ICalComponent, _ uid: String, _ message: String) {
-    warnings.append(SchedulerWarning(file: file, line: item.line, uid: uid, message: message))
+    warnings.append(
+      SchedulerWarning(
+        file: file, line: item.line, component: item.name, uid: uid, message: message))
   }
 
-  private mutating func series(master item: ICalComponent, uid: String, overrides: [ICalComponent])
-    -> AlarmSeries?
-  {
+  /// The current revision of each RECURRENCE-ID's override, in file order; the others are
+  /// warned about (RFC 5546 §2.1.5).
+  private mutating func currentOverrides(
+    _ overrides: [(component: ICalComponent, revision: ComponentRevision)], uid: String
+  ) -> [ICalComponent] {
+    var current: [String: Int] = [:]
+    var keptOnes: [Int] = []
+    for (index, override) in overrides.enumerated() {
+      let key = override.component.property(uppercased: "RECURRENCE-ID").map(recurrenceKey) ?? ""
+      guard let other = current[key] else {
+        current[key] = index
+        keptOnes.append(index)
+        continue
+      }
+      let (older, newer) =
+        override.revision < overrides[other].revision ? (index, other) : (other, index)
+      warn(
+        overrides[older].component, uid,
+        overrides[older].revision.supersededReason(
+          by: overrides[newer].revision, line: overrides[newer].component.line))
+      current[key] = newer
+      if newer == index, let place = keptOnes.firstIndex(of: other) { keptOnes[place] = index }
+    }
+    return keptOnes.sorted().map { overrides[$0].component }
+  }
+
+  /// A RECURRENCE-ID as a key: its instant (or date), whatever its zone or form.
+  private func recurrenceKey(_ property: ICalProperty) -> String {
+    guard let value = DateTimeValue(property: property) else { return property.value }
+    if case .date(let date) = value { return date.description }
+    return times.instant(value).map(\.description) ?? property.value
+  }
+
+  private mutating func series(
+    master item: ICalComponent, uid: String, identity: String, overrides: [ICalComponent]
+  ) -> AlarmSeries? {
     let hasAlarms =
       item.components.contains { $0.name == "VALARM" }
       || overrides.contains { $0.components.contains { $0.name == "VALARM" } }
@@ -432,6 +547,25 @@ struct SeriesBuilder {
     var overrideTable: [RecurrenceID: (start: CalendarTimes.Placed, template: InstanceTemplate)] =
       [:]
     var futureOverrides: [FutureOverride] = []
+    let origin = FiringOrigin(file: file, fileIndex: fileIndex, uid: uid, identity: identity)
+    var fixedRecurrenceID: RecurrenceID?
+    if isOverride,
+      let idValue = item.property(uppercased: "RECURRENCE-ID").flatMap(
+        DateTimeValue.init(property:))
+    {
+      fixedRecurrenceID = recurrenceID(of: idValue, seriesIsDate: placed.isDate)
+    }
+    let isCompletedTask =
+      isTask
+      && (item.propertyValue(uppercased: "STATUS")?.asciiUppercased == "COMPLETED"
+        || item.hasProperty(uppercased: "COMPLETED"))
+    // A cancelled event and a completed task do not ring; their overrides ring for their own.
+    var singles =
+      isCompletedTask || template.cancelled
+      ? []
+      : singleFirings(
+        item, origin: origin, template: template, placed: placed,
+        recurrenceID: fixedRecurrenceID)
     for override in overrides {
       guard let idProperty = override.property(uppercased: "RECURRENCE-ID"),
         let idValue = DateTimeValue(property: idProperty),
@@ -448,6 +582,12 @@ struct SeriesBuilder {
       }
       let overrideTemplate = self.template(override, uid: uid, placed: overrideStart)
       overrideTable[recurrenceID] = (overrideStart, overrideTemplate)
+      if !overrideTemplate.cancelled {
+        // An override's absolute triggers and snoozes ring once, for its instance.
+        singles += singleFirings(
+          override, origin: origin, template: overrideTemplate, placed: overrideStart,
+          recurrenceID: recurrenceID)
+      }
       if idProperty.parameter(uppercased: "RANGE")?.asciiUppercased == "THISANDFUTURE" {
         // Later instances move by the same wall-clock amount and take the override's properties.
         let original: LocalDateTime
@@ -462,22 +602,22 @@ struct SeriesBuilder {
             shift: moved.secondsSince1970 - original.secondsSince1970, template: overrideTemplate))
       }
     }
-    let origin = FiringOrigin(file: file, fileIndex: fileIndex, uid: uid)
-    let singles = singleFirings(item, origin: origin, template: template, placed: placed)
-    let isCompletedTask =
-      isTask
-      && (item.propertyValue(uppercased: "STATUS")?.asciiUppercased == "COMPLETED"
-        || item.hasProperty(uppercased: "COMPLETED"))
     let masterTemplate =
       isCompletedTask
       ? InstanceTemplate(
         summary: template.summary, alarms: [], cancelled: true, length: template.length)
       : template
+    // A series none of whose alarms can ring (ACTION:NONE, a completed task) is not scheduled.
+    let canRing =
+      masterTemplate.canRingPerInstance || !singles.isEmpty
+      || overrideTable.values.contains { $0.template.canRingPerInstance }
+    guard canRing else { return nil }
     return AlarmSeries(
-      origin: origin, line: item.line, zone: placed.zone,
-      start: placed.local, isDate: placed.isDate, rule: rule, master: masterTemplate,
+      origin: origin, line: item.line, componentName: item.name, zone: placed.zone,
+      start: placed.local, isDate: placed.isDate, rule: rule,
+      fixedRecurrenceID: fixedRecurrenceID, master: masterTemplate,
       excludedInstants: excludedInstants, excludedDates: excludedDates, overrides: overrideTable,
-      singles: isCompletedTask || template.cancelled ? [] : singles, rdates: rdates,
+      singles: singles, rdates: rdates,
       futureOverrides: futureOverrides.sorted { $0.from < $1.from })
   }
 
@@ -581,7 +721,9 @@ struct SeriesBuilder {
     let cancelled = item.propertyValue(uppercased: "STATUS")?.asciiUppercased == "CANCELLED"
     var length = InstanceLength.exact(seconds: 0)
     let endName = item.name == "VTODO" ? "DUE" : "DTEND"
-    if placed.isDate { length = .days(1) }
+    // An all-day event lasts its day (RFC 5545 §3.6.1); a task placed at its DUE (it has no
+    // DTSTART) ends there: for a VTODO the end is DUE itself (§3.8.6.3).
+    if placed.isDate, item.hasProperty(uppercased: "DTSTART") { length = .days(1) }
     if item.hasProperty(uppercased: "DTSTART"),
       let endProperty = item.property(uppercased: endName)
     {
@@ -649,9 +791,20 @@ struct SeriesBuilder {
         return nil
       }
       let fromEnd = triggerProperty.parameter(uppercased: "RELATED")?.asciiUppercased == "END"
-      if !fromEnd, item.name == "VTODO", !item.hasProperty(uppercased: "DTSTART") {
+      let hasStart = item.hasProperty(uppercased: "DTSTART")
+      if !fromEnd, item.name == "VTODO", !hasStart {
         warn(
           item, uid, "TRIGGER relative to the start of a task without DTSTART; the alarm is ignored"
+        )
+        return nil
+      }
+      // RFC 5545 §3.8.6.3: a task's end is its DUE, or DTSTART plus DURATION.
+      if fromEnd, item.name == "VTODO", !item.hasProperty(uppercased: "DUE"),
+        !(hasStart && item.hasProperty(uppercased: "DURATION"))
+      {
+        warn(
+          item, uid,
+          "TRIGGER relative to the end of a task without DUE (or DTSTART and DURATION); the alarm is ignored"
         )
         return nil
       }
@@ -688,7 +841,7 @@ struct SeriesBuilder {
   /// Absolute triggers (once per component) and Thunderbird's X-MOZ-SNOOZE-TIME snoozes.
   private func singleFirings(
     _ item: ICalComponent, origin: FiringOrigin, template: InstanceTemplate,
-    placed: CalendarTimes.Placed
+    placed: CalendarTimes.Placed, recurrenceID: RecurrenceID?
   ) -> [Firing] {
     var result: [Firing] = []
     let lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
@@ -699,7 +852,7 @@ struct SeriesBuilder {
         let trigger = FiringMath.repeatTrigger(instant, k, alarm.repeatInterval)
         result.append(
           FiringMath.firing(
-            origin: origin, trigger: trigger, recurrenceID: nil,
+            origin: origin, trigger: trigger, recurrenceID: recurrenceID,
             eventStart: placed.instant, summary: template.summary, alarm: alarm, repeatIndex: k))
       }
     }
@@ -710,17 +863,18 @@ struct SeriesBuilder {
       guard let value = DateTimeValue(property: property), let instant = times.instant(value) else {
         continue
       }
-      var recurrenceID: RecurrenceID?
+      // X-MOZ-SNOOZE-TIME-<microseconds> names the instance of a recurring event it snoozes.
+      var snoozed = recurrenceID
       let suffix = property.name.dropFirst("X-MOZ-SNOOZE-TIME".count)
       if suffix.hasPrefix("-"), let micros = Int64(suffix.dropFirst()) {
-        recurrenceID = .instant(Instant(secondsSince1970: micros / 1_000_000))
+        snoozed = .instant(Instant(secondsSince1970: micros / 1_000_000))
       }
       let snooze = AlarmDefinition(
         action: "DISPLAY", trigger: .absolute(instant), repeatCount: 0, repeatInterval: .zero,
         acknowledged: lastAck.flatMap { $0 >= instant ? $0 : nil }, key: property.name)
       result.append(
         FiringMath.firing(
-          origin: origin, trigger: instant, recurrenceID: recurrenceID,
+          origin: origin, trigger: instant, recurrenceID: snoozed,
           eventStart: placed.instant, summary: template.summary, alarm: snooze, repeatIndex: 0))
     }
     return result

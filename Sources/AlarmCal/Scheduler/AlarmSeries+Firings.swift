@@ -29,7 +29,8 @@ extension AlarmSeries {
     forEachInstance(from: low, through: high) { instance in
       let instant = zone.instant(for: instance.local)
       let id: RecurrenceID? =
-        recurring ? (isDate ? .date(instance.local.date) : .instant(instant)) : nil
+        fixedRecurrenceID
+        ?? (recurring ? (isDate ? .date(instance.local.date) : .instant(instant)) : nil)
       // The emptiness checks skip hashing for the many series without EXDATEs or overrides.
       if !excludedDates.isEmpty && excludedDates.contains(instance.local.date)
         || (!isDate && !excludedInstants.isEmpty && excludedInstants.contains(instant))

@@ -6,14 +6,33 @@ public struct SchedulerWarning: Equatable, Sendable, CustomStringConvertible {
   public let file: String
   /// The line of the component's BEGIN, if known.
   public let line: Int?
+  /// `event` for a VEVENT, `task` for a VTODO.
+  public let kind: String
   /// The component's UID.
   public let uid: String
   /// What happened.
   public let message: String
 
-  /// `file:LINE: event "UID": message`.
+  /// Creates a warning about the component `name` (VEVENT, VTODO).
+  init(file: String, line: Int?, component name: String, uid: String, message: String) {
+    self.file = file
+    self.line = line
+    kind = ComponentKind.noun(name)
+    self.uid = uid
+    self.message = message
+  }
+
+  /// `file:LINE: event "UID": message` (`task` for a VTODO).
   public var description: String {
-    (line.map { "\(file):\($0)" } ?? file) + ": event \(quoted(uid)): \(message)"
+    (line.map { "\(file):\($0)" } ?? file) + ": \(kind) \(quoted(uid)): \(message)"
+  }
+}
+
+/// What messages call a component: `task` for a VTODO, `event` for a VEVENT.
+enum ComponentKind {
+  /// The noun for a component name.
+  static func noun(_ name: String) -> String {
+    name == "VTODO" ? "task" : "event"
   }
 }
 
@@ -43,6 +62,16 @@ struct InstanceTemplate {
   let cancelled: Bool
   /// The span from start to end, for triggers related to the end.
   let length: InstanceLength
+
+  /// Whether each instance made from this template rings: not cancelled, with an alarm
+  /// relative to its start or end (absolute ones ring once, not per instance).
+  var canRingPerInstance: Bool {
+    !cancelled
+      && alarms.contains {
+        if case .relative = $0.trigger { return true }
+        return false
+      }
+  }
 }
 
 /// How long an instance lasts (RFC 5545 §3.6.1, §3.8.2.5): exact for DATE-TIME spans, nominal

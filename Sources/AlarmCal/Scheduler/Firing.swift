@@ -101,13 +101,14 @@ public struct Firing: Equatable, Sendable {
   /// The id hash of the series' firings after their common start, the UID and a NUL.
   let idPrefix: AlarmIdentifier.Hasher
 
-
-  init(file: String, fileIndex: Int, uid: String) {
+  /// `identity` is what firing ids hash in place of the UID: the UID itself, or for a
+  /// component without one, an identity derived from its content.
+  init(file: String, fileIndex: Int, uid: String, identity: String? = nil) {
     self.file = file
     self.fileIndex = fileIndex
     self.uid = uid
     var hasher = AlarmIdentifier.Hasher()
-    hasher.add(uid)
+    hasher.add(identity ?? uid)
     hasher.add(0)
     idPrefix = hasher
   }

@@ -179,7 +179,7 @@ public struct FiringSchedule {
       for item in first.newlyStopped + second.newlyStopped {
         found.append(
           SchedulerWarning(
-            file: item.file, line: item.line, uid: item.uid,
+            file: item.file, line: item.line, component: item.componentName, uid: item.uid,
             message:
               "stopped after \(workLimit) recurrence candidates; later instances are not listed"))
       }

@@ -49,6 +49,9 @@ public struct ValidationRule: Equatable, Sendable {
   public static let endBeforeStart = rule("component.end-before-start", .error, "§3.8.2.2")
   /// A VALARM with only one of DURATION and REPEAT.
   public static let repeatDuration = rule("alarm.repeat-duration", .error, "§3.6.6")
+  /// A relative TRIGGER whose start or end the component does not have (a start-related
+  /// trigger without DTSTART; an end-related one without DTEND, DUE or DTSTART and DURATION).
+  public static let triggerAnchor = rule("alarm.trigger-anchor", .error, "§3.8.6.3")
 
   /// A malformed DATE or DATE-TIME value.
   public static let dateTimeValue = rule("value.date-time", .error, "§3.3.5")
@@ -107,7 +110,8 @@ public struct ValidationRule: Equatable, Sendable {
     bareLineFeed, longLine, orphanContinuation, invalidUTF8, controlCharacter, missingColon,
     emptyName, invalidName, badParameter, unbalanced, tooDeep, mismatchedEnd, multipleCalendars,
     outsideComponent, notCalendar, missingProperty, duplicateProperty, exclusiveProperties,
-    endBeforeStart, repeatDuration, dateTimeValue, notUTC, durationValue, utcOffsetValue,
+    endBeforeStart, repeatDuration, triggerAnchor, dateTimeValue, notUTC, durationValue,
+    utcOffsetValue,
     integerValue, recurrenceRule, periodValue, unknownEscape, misplacedComponent, ruleNeverMatches,
     duplicateUID, acknowledgedNotUTC,
     orphanOverride, emptySeries, alarmNeverRings, unknownToLibical, importIgnoresAlarms,

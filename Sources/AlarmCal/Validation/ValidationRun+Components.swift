@@ -31,6 +31,7 @@ extension ValidationRun {
         ], in: component, rfc: rfc)
       exclusive("DTEND", "DURATION", in: component, rfc: rfc)
       endNotBeforeStart("DTEND", in: component, rfc: "RFC 5545 §3.8.2.2")
+      checkTriggerAnchors(component)
     case "VTODO":
       let rfc = "RFC 5545 §3.6.2"
       require(["UID", "DTSTAMP"], in: component, rfc: rfc)
@@ -43,6 +44,7 @@ extension ValidationRun {
         ], in: component, rfc: rfc)
       exclusive("DUE", "DURATION", in: component, rfc: rfc)
       endNotBeforeStart("DUE", in: component, rfc: "RFC 5545 §3.8.2.3")
+      checkTriggerAnchors(component)
     case "VALARM":
       checkAlarm(component)
     default:
@@ -81,6 +83,30 @@ extension ValidationRun {
       report(
         .repeatDuration, at: present.namePosition,
         "\(present.upperName) without \(missing); a repeating alarm needs both or neither")
+    }
+  }
+
+  /// RFC 5545 §3.8.6.3: a trigger relative to the start needs DTSTART; one relative to the
+  /// end needs DTEND (an event), DUE (a task), or DTSTART and DURATION.
+  private mutating func checkTriggerAnchors(_ item: ParsedComponent) {
+    let hasStart = item.property("DTSTART") != nil
+    let endName = item.name == "VTODO" ? "DUE" : "DTEND"
+    let hasEnd = item.property(endName) != nil || hasStart && item.property("DURATION") != nil
+    for alarm in item.children where alarm.name == "VALARM" {
+      guard let trigger = alarm.property("TRIGGER"),
+        trigger.parameter("VALUE")?.value.uppercased() != "DATE-TIME",
+        ICalDuration(trigger.value) != nil
+      else { continue }
+      let fromEnd = trigger.parameter("RELATED")?.value.uppercased() == "END"
+      if !fromEnd && !hasStart {
+        report(
+          .triggerAnchor, at: trigger.namePosition,
+          "TRIGGER is relative to the start, but this \(item.name) has no DTSTART")
+      } else if fromEnd && !hasEnd {
+        report(
+          .triggerAnchor, at: trigger.namePosition,
+          "TRIGGER;RELATED=END needs \(endName), or DTSTART and DURATION, in this \(item.name)")
+      }
     }
   }
 

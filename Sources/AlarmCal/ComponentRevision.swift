@@ -1,0 +1,87 @@
+import ICalendar
+
+/// Which of several copies of one component is current: the same UID (and the same
+/// RECURRENCE-ID, or none) saved more than once, as an edited event is exported by Thunderbird
+/// and some servers. RFC 5546 §2.1.4–2.1.5: the highest SEQUENCE wins, then the latest DTSTAMP;
+/// alarmcal then takes the later one in the file.
+struct ComponentRevision: Comparable {
+  /// SEQUENCE, 0 when absent or unreadable (RFC 5545 §3.8.7.4: the first revision is 0).
+  let sequence: Int
+  /// DTSTAMP, nil when absent or unreadable (older than any stamp).
+  let stamp: Instant?
+  /// The component's place in its file.
+  let order: Int
+
+  /// The revision of `component`, the `order`-th of its kind read from its file.
+  init(of component: borrowing ICalComponent, order: Int) {
+    sequence = component.propertyValue(uppercased: "SEQUENCE").flatMap { Int($0) } ?? 0
+    stamp = component.property(uppercased: "DTSTAMP").flatMap(DateTimeValue.init(property:))
+      .map { Instant(utc: $0.local) }
+    self.order = order
+  }
+
+  private init(sequence: Int, stamp: Instant?, order: Int) {
+    self.sequence = sequence
+    self.stamp = stamp
+    self.order = order
+  }
+
+  /// The same SEQUENCE and DTSTAMP at another place in the file.
+  func placed(at order: Int) -> ComponentRevision {
+    ComponentRevision(sequence: sequence, stamp: stamp, order: order)
+  }
+
+  /// Older first.
+  static func < (a: ComponentRevision, b: ComponentRevision) -> Bool {
+    if a.sequence != b.sequence { return a.sequence < b.sequence }
+    if a.stamp != b.stamp {
+      guard let first = a.stamp else { return true }
+      guard let second = b.stamp else { return false }
+      return first < second
+    }
+    return a.order < b.order
+  }
+
+  /// Why this revision gives way to `current`, the revision at line `line`.
+  func supersededReason(by current: ComponentRevision, line: Int?) -> String {
+    let place = line.map { "the one at line \($0)" } ?? "another"
+    let why: String
+    if sequence != current.sequence {
+      why = "its SEQUENCE \(sequence) is lower than \(current.sequence)"
+    } else if stamp != current.stamp {
+      let mine = stamp.map { "DTSTAMP \($0)" } ?? "no DTSTAMP"
+      let theirs = current.stamp.map { "\($0)" } ?? "none"
+      why = "same SEQUENCE, and its \(mine) is earlier than \(theirs)"
+    } else {
+      why = "same SEQUENCE and DTSTAMP, and it comes earlier in the file"
+    }
+    return "an older revision than \(place) (\(why)); it is ignored"
+  }
+}
+
+/// A stable identity for a component written without a UID (calcurse writes such files): its
+/// content, DTSTAMP left out (it is the time of the export), and how many identical components
+/// came before it in the file. Line numbers are not part of it, so ids survive edits elsewhere.
+struct ContentIdentity {
+  private var seen: [String: Int] = [:]
+
+  /// The identity of the next component without a UID.
+  mutating func identity(of component: ICalComponent) -> String {
+    var text = ""
+    Self.append(component, to: &text)
+    let occurrence = seen[text, default: 0]
+    seen[text] = occurrence + 1
+    return AlarmIdentifier.derived(from: "\(text)\u{0}\(occurrence)")
+  }
+
+  private static func append(_ component: ICalComponent, to text: inout String) {
+    text += "BEGIN:\(component.name)\n"
+    for property in component.properties where property.name != "DTSTAMP" {
+      text += property.name
+      for parameter in property.parameters { text += ";\(parameter.name)=\(parameter.value)" }
+      text += ":\(property.value)\n"
+    }
+    for child in component.components { append(child, to: &text) }
+    text += "END:\(component.name)\n"
+  }
+}

@@ -9,6 +9,11 @@
                                  events, floating and UTC times, triggers related to the end,
                                  REPEAT/DURATION and absolute triggers
   generate.py alarms N OUT.json  an alarm list of N clock alarms and one-shot reminders
+  generate.py halfoff N OUT.ics  the weekly calendar with every second event's alarms switched
+                                 off (ACTION:NONE, as `alarmcal convert` writes disabled alarms)
+  generate.py alloff N OUT.ics   the weekly calendar with every alarm switched off, and one
+                                 one-shot event whose alarm rings (issue 15: such calendars once
+                                 walked every rule to year 9999)
 
 Options: --seed S (default 1), --now ISO (default 2026-12-02T08:00:00Z, the benchmarks' "now").
 """
@@ -85,7 +90,8 @@ def valarms(rng, dtstamp):
     return lines
 
 
-def weekly(rng, count, now):
+def weekly(rng, count, now, off=lambda number: False):
+    """`off(number)`: whether that event's alarms are switched off (ACTION:NONE)."""
     lines = header(ZONES)
     dtstamp = now.strftime("%Y%m%dT%H%M%SZ")
     for number in range(count):
@@ -97,9 +103,21 @@ def weekly(rng, count, now):
                   f"DTSTART;TZID={zone}:{stamp(start)}", f"DURATION:PT{rng.choice([15, 30, 60])}M",
                   f"RRULE:FREQ=WEEKLY;BYDAY={byday}",
                   f"SUMMARY:{rng.choice(WORDS)} {number}"]
-        lines += valarms(rng, f"bench-{number:06d}")
+        alarm_lines = valarms(rng, f"bench-{number:06d}")
+        if off(number):
+            alarm_lines = ["ACTION:NONE" if line.startswith("ACTION:") else line
+                           for line in alarm_lines if not line.startswith("DESCRIPTION:")]
+        lines += alarm_lines
         lines.append("END:VEVENT")
     return lines + ["END:VCALENDAR"]
+
+
+def one_shot(now):
+    """One event a month after now whose alarm rings."""
+    start = stamp(now + dt.timedelta(days=30))
+    return ["BEGIN:VEVENT", "UID:one-shot@alarmcal", f"DTSTAMP:{stamp(now)}Z",
+            f"DTSTART:{start}Z", "SUMMARY:The one alarm that rings", "BEGIN:VALARM",
+            "ACTION:AUDIO", "TRIGGER:PT0S", "END:VALARM", "END:VEVENT"]
 
 
 def mixed(rng, count, now):
@@ -190,7 +208,7 @@ def fold(line):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("kind", choices=["weekly", "mixed", "alarms"])
+    parser.add_argument("kind", choices=["weekly", "mixed", "alarms", "halfoff", "alloff"])
     parser.add_argument("count", type=int)
     parser.add_argument("out")
     parser.add_argument("--seed", type=int, default=1)
@@ -201,8 +219,14 @@ def main():
     if args.kind == "alarms":
         text = alarms(rng, args.count, now)
     else:
-        make = weekly if args.kind == "weekly" else mixed
-        text = "".join(fold(line) + "\r\n" for line in make(rng, args.count, now))
+        if args.kind == "halfoff":
+            lines = weekly(rng, args.count, now, off=lambda number: number % 2 == 1)
+        elif args.kind == "alloff":
+            lines = weekly(rng, args.count, now, off=lambda number: True)
+            lines = lines[:-1] + one_shot(now) + lines[-1:]
+        else:
+            lines = (weekly if args.kind == "weekly" else mixed)(rng, args.count, now)
+        text = "".join(fold(line) + "\r\n" for line in lines)
     with open(args.out, "w", newline="", encoding="ascii") as file:
         file.write(text)
 

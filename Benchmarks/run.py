@@ -9,7 +9,9 @@
 
 Workloads (now = 2026-12-02T08:00:00Z): W1 the next 64 firings; W2 every firing in 7 days;
 W3 every firing in one year (printed, piped to a counter); W4 `convert` of 100,000 alarms to
-.ics and back; W5 `validate` of the largest calendar. Peers: the libical floor
+.ics and back; W5 `validate` of the largest calendar; W6 W1-W3 on a calendar whose every second
+alarm is switched off (ACTION:NONE), and the next 64 of one where all but one are (issue 15:
+such calendars once walked every rule to year 9999; the smoke run fails if that comes back). Peers: the libical floor
 (Benchmarks/floor/libical-floor.c, built here), recurring-ical-events and ics-query (installed
 with pip into --venv). Each figure is the median wall time of --runs runs and the peak RSS of
 the measured process (its own, from wait4), not of the counter reading its output.
@@ -147,6 +149,11 @@ def main():
         subprocess.run(generate + ["weekly", str(size), str(inputs[size])], check=True)
     mixed = work / f"mixed-{sizes[-1] if args.smoke else 10000}.ics"
     subprocess.run(generate + ["mixed", mixed.name.split("-")[1][:-4], str(mixed)], check=True)
+    off_size = 1000 if args.smoke else 10000
+    half_off = work / f"halfoff-{off_size}.ics"
+    all_off = work / f"alloff-{off_size}.ics"
+    subprocess.run(generate + ["halfoff", str(off_size), str(half_off)], check=True)
+    subprocess.run(generate + ["alloff", str(off_size), str(all_off)], check=True)
     alarm_count = 1000 if args.smoke else 100_000
     alarms = work / f"alarms-{alarm_count}.json"
     subprocess.run(generate + ["alarms", str(alarm_count), str(alarms)], check=True)
@@ -204,6 +211,22 @@ def main():
                                         f"{outcome.count:,} firings"
                 print(f"{workload} {label:>14} {tool:>22}: {shown}", flush=True)
 
+    # W6: alarmcal only (the floor rings ACTION:NONE alarms too, so its counts would differ).
+    common = ["--format", "ndjson", "--include-acknowledged", "--tz", "UTC", "--now", NOW]
+    for workload, label, command in [
+            ("W6 (W1)", f"half off {off_size:,}",
+             [alarmcal, "upcoming", str(half_off), "--limit", "64"] + common),
+            ("W6 (W2)", f"half off {off_size:,}",
+             [alarmcal, "upcoming", str(half_off), "--to", WEEK] + common),
+            ("W6 (W3)", f"half off {off_size:,}",
+             [alarmcal, "upcoming", str(half_off), "--to", YEAR] + common),
+            ("W6 (W1)", f"all off but one {off_size:,}",
+             [alarmcal, "upcoming", str(all_off), "--limit", "64"] + common)]:
+        outcome = measure(command, count_lines, runs, 3600)
+        results.append((workload, label, "alarmcal", outcome))
+        print(f"{workload} {label:>22}: {outcome.note or f'{outcome.seconds:.2f} s, {outcome.count:,} firings'}",
+              flush=True)
+
     # W4 and W5: alarmcal only (no peer converts alarm lists or validates like it).
     ics = work / "alarms.ics"
     back = work / "alarms-back.json"
@@ -229,6 +252,11 @@ def main():
         if mine.count != outcome.count:
             failures.append(f"{workload} {label}: alarmcal {mine.count} firings, floor "
                             f"{outcome.count}")
+    # Alarms that can never ring cost nothing: the one alarm that rings is found at once.
+    for workload, label, tool, outcome in results:
+        if label.startswith("all off") and (outcome.count != 1 or (outcome.seconds or 99) > 2):
+            failures.append(f"{workload} {label}: {outcome.count} firings in "
+                            f"{outcome.seconds} s; expected 1 firing in well under 2 s")
     for failure in failures:
         print("MISMATCH " + failure)
     if args.smoke:

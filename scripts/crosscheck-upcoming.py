@@ -163,6 +163,10 @@ def explain(parent, alarm, rie_utc, facts, nth):
         return None, "VTODO without DTSTART", (
             "RFC 5545 3.8.6.3 requires DTSTART for a trigger relative to the start; r-i-e "
             "measures from DUE, alarmcal ignores the alarm")
+    if parent.name == "VTODO" and uid in facts["no_end"] and related == "END":
+        return None, "VTODO without DUE", (
+            "RFC 5545 3.8.6.3 requires DUE (or DTSTART and DURATION) for a trigger relative to "
+            "a task's end; r-i-e measures from DTSTART, alarmcal ignores the alarm")
     step = parse_duration(str(alarm.get("X-XCHECK-DURATION", ""))) or (0, 0)
     repeat = str(alarm.get("X-XCHECK-REPEAT", "0"))
     anchor = component_end(parent) if related == "END" else parent["DTSTART"].dt
@@ -185,6 +189,11 @@ def explain(parent, alarm, rie_utc, facts, nth):
 
 def never_rings(parent, alarm, uid, facts):
     """(class, reason) when RFC 5545/9074 say this firing of r-i-e does not happen, else None."""
+    current = facts["revised"].get(uid)
+    if current and "RECURRENCE-ID" not in parent and revision(parent) < current:
+        return "revisions", (
+            "an older revision of this UID (RFC 5546 2.1.5: the highest SEQUENCE, then the latest "
+            "DTSTAMP wins): it does not ring; r-i-e lists it")
     if str(alarm.get("ACTION", "")).upper() == "NONE":
         return "ACTION:NONE", "ACTION:NONE (RFC 9074) never rings; r-i-e lists it"
     status = str(parent.get("STATUS", "")).upper()
@@ -258,7 +267,10 @@ def calendar_facts(calendar, tz_name):
         zone = ZoneInfo(tz_name)
     facts = {"zone": zone, "own_zones": {}, "unknown_tzid": {}, "reversed": set(),
              "no_start": {str(c.get("UID", "")) for c in calendar.walk("VTODO")
-                          if "DTSTART" not in c}, "count_last": count_limits(calendar)}
+                          if "DTSTART" not in c}, "count_last": count_limits(calendar),
+             "no_end": {str(c.get("UID", "")) for c in calendar.walk("VTODO")
+                        if "DUE" not in c and not ("DTSTART" in c and "DURATION" in c)},
+             "revised": current_revisions(calendar)}
     for component in calendar.walk("VTIMEZONE"):
         try:
             facts["own_zones"][str(component["TZID"])] = component.to_tz(lookup_tzid=False)
@@ -277,6 +289,33 @@ def calendar_facts(calendar, tz_name):
         except (AttributeError, TypeError, ValueError):  # missing or broken: not reversed
             pass
     return facts
+
+
+def revised_uids(calendar):
+    """UIDs with several components and no RECURRENCE-ID: revisions of one event."""
+    masters = collections.Counter(str(c.get("UID", "")) for c in calendar.subcomponents
+                                  if c.name in ("VEVENT", "VTODO") and "RECURRENCE-ID" not in c)
+    return {uid for uid, count in masters.items() if count > 1 and uid}
+
+
+def revision(component):
+    """(SEQUENCE, DTSTAMP) as RFC 5546 2.1.5 orders revisions."""
+    try:
+        sequence = int(str(component.get("SEQUENCE", "0")))
+    except ValueError:
+        sequence = 0
+    stamp = component.get("DTSTAMP")
+    return sequence, iso(stamp.dt) if stamp is not None and hasattr(stamp, "dt") else ""
+
+
+def current_revisions(calendar):
+    """UID -> the (SEQUENCE, DTSTAMP) of its current revision, for UIDs with several."""
+    revised, best = revised_uids(calendar), {}
+    for component in calendar.subcomponents:
+        uid = str(component.get("UID", ""))
+        if uid in revised and "RECURRENCE-ID" not in component:
+            best[uid] = max(best.get(uid, revision(component)), revision(component))
+    return best
 
 
 def count_limits(calendar):
@@ -342,13 +381,14 @@ def in_child(function, args, timeout):
 def python_side(path, opts):
     """r-i-e's firings for one file: {firings, failed: {uid: error}, snoozes, error}. When r-i-e
     fails on the file, each (VCALENDAR, UID) part with a VALARM is retried alone."""
-    result = {"firings": [], "failed": {}, "snoozes": set(), "error": None}
+    result = {"firings": [], "failed": {}, "snoozes": set(), "revised": set(), "error": None}
     try:
         text = annotate(path.read_bytes().decode("utf-8", errors="replace"))
         calendars = icalendar.Calendar.from_ical(text, multiple=True)
     except Exception as error:
         result["error"] = f"cannot parse: {type(error).__name__}: {error}"[:300]
         return result
+    result["revised"] = {uid for calendar in calendars for uid in revised_uids(calendar)}
     for component in (c for cal in calendars for c in cal.walk()):
         for key, value in component.items():  # Thunderbird's pending snoozes, in UTC
             if key.startswith("X-MOZ-SNOOZE-TIME") and re.match(r"^\d{8}T\d{6}Z$", str(value)):
@@ -409,7 +449,12 @@ def compare(ours, theirs, opts):
     for (uid, trigger), count in sorted(left.items()):
         for _ in range(count):
             error = theirs["failed"].get(uid) or theirs["error"]
-            if (uid, trigger) in theirs["snoozes"]:
+            if uid in theirs["revised"]:
+                record("theirs", "revisions", uid, trigger, None,
+                       "several components share this UID: RFC 5546 2.1.5 keeps the highest "
+                       "SEQUENCE, then the latest DTSTAMP (alarmcal: then the later one in the "
+                       "file); r-i-e does not pick that revision")
+            elif (uid, trigger) in theirs["snoozes"]:
                 record("theirs", "X-MOZ-SNOOZE-TIME", uid, trigger, None,
                        "Thunderbird's X-MOZ-SNOOZE-TIME is a pending snooze; r-i-e ignores it")
             elif error:  # r-i-e has nothing to compare with

@@ -21,6 +21,22 @@ import Testing
     #expect(text == expected, "actual output written to /tmp/export-small.actual.ics")
   }
 
+  /// The fixtures are what alarmcal printed through libical before its printer was written in
+  /// Swift (29c743e): `alarmcal convert Samples/NAME.json --to ics --tz Europe/Paris --now
+  /// 2026-12-02T08:00:00Z`.
+  @Test(
+    "every sample alarm list exports to the bytes libical's printer wrote for it",
+    arguments: ["alarms", "ios-alarms"])
+  func samples(name: String) throws {
+    let bytes = try [UInt8](Data(contentsOf: samplesFolder.appendingPathComponent("\(name).json")))
+    let alarms = try AlarmFileReader(fileName: name, defaultTimeZone: "Europe/Paris").read(bytes)
+      .get()
+    let text = try AlarmExporter(now: testNow, timestamp: testNow).text(alarms)
+    let expected = try fixtureText("export-sample-\(name).ics")
+    // Bytes, not String's ==, which equates canonically equivalent text.
+    #expect(Array(text.utf8) == Array(expected.utf8))
+  }
+
   @Test(
     "DTSTART is the first ring at or after now, resolved per RFC 5545 §3.3.5",
     arguments: [

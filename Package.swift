@@ -21,7 +21,7 @@ let package = Package(
     .executableTarget(name: "alarmcal", dependencies: ["AlarmCalCLI"]),
     .testTarget(
       name: "ICalendarTests",
-      dependencies: ["ICalendar"],
+      dependencies: ["ICalendar", "CLibical"],
       resources: [.copy("Fixtures")]
     ),
     .testTarget(

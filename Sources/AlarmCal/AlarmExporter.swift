@@ -4,15 +4,12 @@ import ICalendar
 public enum AlarmExportError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The alarm's zone has no VTIMEZONE definition on this system.
   case unknownTimeZone(alarmID: String, zone: String)
-  /// libical refused to write a property.
-  case printing(String)
 
   /// A sentence a person can act on.
   public var description: String {
     switch self {
     case .unknownTimeZone(let id, let zone):
       "alarm \(quoted(id)): time zone \(quoted(zone)) has no VTIMEZONE definition on this system"
-    case .printing(let reason): reason
     }
   }
 }
@@ -32,15 +29,7 @@ public struct AlarmExporter: Sendable {
 
   /// The iCalendar text: CRLF line ends, folded at 75 octets.
   public func text(_ alarms: [Alarm]) throws(AlarmExportError) -> String {
-    do {
-      return try ICalendarPrinter.print(calendar(alarms))
-    } catch let error as ICalendarPrintError {
-      throw .printing(error.description)
-    } catch let error as AlarmExportError {
-      throw error
-    } catch {
-      throw .printing("\(error)")
-    }
+    ICalendarPrinter.print(try calendar(alarms))
   }
 
   /// The VCALENDAR component.

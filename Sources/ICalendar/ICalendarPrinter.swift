@@ -1,116 +1,80 @@
-internal import CLibical
-
-/// Why a component could not be turned into iCalendar text.
-public struct ICalendarPrintError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The content line libical refused.
-  public let contentLine: String
-  /// libical's reason.
-  public let reason: String
-
-  /// `cannot write "…": reason`.
-  public var description: String { "cannot write \"\(contentLine)\": \(reason)" }
-}
-
-/// Serializes ``ICalComponent`` values through libical: CRLF line ends, folded at 75 octets.
+/// Serializes ``ICalComponent`` values as iCalendar text: CRLF line ends, lines folded at 75
+/// octets as libical 3 folds them. Any tree can be printed; nothing is checked or refused.
 ///
-/// libical prints a component as its BEGIN line, its properties, its subcomponents and its END
-/// line. So that libical never holds more than one component's own properties (a whole tree of
-/// 100,000 events costs it 700 MB), each component is printed alone and its subcomponents'
-/// text is spliced in before its END line: the same bytes as printing the tree at once.
+/// The output is byte for byte what alarmcal printed through libical 3.0.16 for the trees it
+/// writes. Names, parameters and values are written as they are held (values stay escaped as
+/// written); a `VALUE` parameter comes first, in upper case, and is left out when it names the
+/// property's default type; a parameter value is quoted when it is empty or holds `;`, `:` or
+/// `,`; libical's `X-LIC-ERROR` notes are not written. libical also re-read each value by its
+/// type and wrote it back in its own form (`\N` as `\n`, RRULE parts in its order, `P0D` as
+/// `PT0S`); the values alarmcal builds are already in that form.
 public enum ICalendarPrinter {
   /// The iCalendar text of a component tree.
-  public static func print(_ component: ICalComponent) throws(ICalendarPrintError) -> String {
-    _ = Libical.configured
-    var text = ""
-    try append(component, to: &text)
-    return text
+  public static func print(_ component: ICalComponent) -> String {
+    var writer = ContentLineWriter()
+    write(component, to: &writer)
+    return String(decoding: writer.bytes, as: UTF8.self)
   }
 
-  private static func append(_ component: ICalComponent, to text: inout String)
-    throws(ICalendarPrintError)
-  {
-    let raw = try build(component)
-    let own = Libical.take(icalcomponent_as_ical_string_r(raw)) ?? ""
-    icalcomponent_free(raw)
-    guard !component.components.isEmpty else {
-      text += own
-      return
+  private static func write(_ component: ICalComponent, to writer: inout ContentLineWriter) {
+    writer.writeUnfolded("BEGIN:" + component.name)
+    for property in component.properties {
+      write(property, to: &writer)
     }
-    // `own` ends with this component's END line; the subcomponents go before it.
-    var endLine = own.utf8.endIndex
-    if let lastBreak = own.utf8.dropLast(2).lastIndex(of: UInt8(ascii: "\n")) {
-      endLine = own.utf8.index(after: lastBreak)
+    for child in component.components {
+      write(child, to: &writer)
     }
-    text += own[..<endLine]
-    let children = component.components
-    if children.count >= 2_048 {
-      // A calendar of thousands of events: the second half is printed on another thread while
-      // this one prints the first (libical keeps its buffers and errors per thread).
-      let half = children.count / 2
-      let (first, second) = TwoThreads.run(
-        {
-          Result { () throws(ICalendarPrintError) -> String in
-            var text = ""
-            for child in children[..<half] { try append(child, to: &text) }
-            return text
-          }
-        },
-        alongside: {
-          Result { () throws(ICalendarPrintError) -> String in
-            var text = ""
-            for child in children[half...] { try append(child, to: &text) }
-            return text
-          }
-        })
-      text += try first.get()
-      text += try second.get()
-    } else {
-      for child in children { try append(child, to: &text) }
-    }
-    text += own[endLine...]
+    writer.writeUnfolded("END:" + component.name)
   }
 
-  /// A libical component with `component`'s name and properties (not its subcomponents).
-  private static func build(_ component: ICalComponent) throws(ICalendarPrintError)
-    -> OpaquePointer
-  {
-    let kind = icalcomponent_string_to_kind(component.name)
-    let raw: OpaquePointer?
-    if kind == ICAL_NO_COMPONENT || kind == ICAL_X_COMPONENT {
-      raw = icalcomponent_new_x(component.name)
-    } else {
-      raw = icalcomponent_new(kind)
+  private static func write(_ property: ICalProperty, to writer: inout ContentLineWriter) {
+    // X-LIC-ERROR is libical's note about what it dropped while parsing, not content.
+    if property.name == "X-LIC-ERROR" { return }
+    writer.append(property.name)
+    if let type = property.parameter(uppercased: "VALUE"),
+      case let type = type.asciiUppercased, type != defaultValueTypes[property.name]
+    {
+      writer.append(";VALUE=")
+      writer.append(type)
     }
-    guard let raw else {
-      throw ICalendarPrintError(contentLine: "BEGIN:\(component.name)", reason: "unknown component")
-    }
-    do throws(ICalendarPrintError) {
-      // X-LIC-ERROR is libical's note about what it dropped while parsing, not content.
-      for property in component.properties where property.name != "X-LIC-ERROR" {
-        let line = contentLine(property)
-        clibical_clear_errno()
-        guard let made = icalproperty_new_from_string(line) else {
-          throw ICalendarPrintError(
-            contentLine: line,
-            reason: LibicalError(function: "icalproperty_new_from_string").message)
-        }
-        icalcomponent_add_property(raw, made)
+    for parameter in property.parameters where parameter.name != "VALUE" {
+      writer.append(ascii: UInt8(ascii: ";"))
+      writer.append(parameter.name)
+      writer.append(ascii: UInt8(ascii: "="))
+      if needsQuotes(parameter.value) {
+        writer.append(ascii: UInt8(ascii: "\""))
+        writer.append(parameter.value)
+        writer.append(ascii: UInt8(ascii: "\""))
+      } else {
+        writer.append(parameter.value)
       }
-    } catch {
-      icalcomponent_free(raw)
-      throw error
     }
-    return raw
+    writer.append(ascii: UInt8(ascii: ":"))
+    writer.append(property.value)
+    writer.endLine()
   }
 
-  /// `NAME;PARAM=value:value` with parameter values quoted where RFC 5545 §3.2 requires it.
-  static func contentLine(_ property: ICalProperty) -> String {
-    var line = property.name
-    for parameter in property.parameters {
-      line += ";\(parameter.name)="
-      let needsQuotes = parameter.value.contains { $0 == ":" || $0 == ";" || $0 == "," }
-      line += needsQuotes ? "\"\(parameter.value)\"" : parameter.value
-    }
-    return line + ":" + property.value
+  /// Whether a parameter value is written in quotes: when it is empty or holds `;`, `:` or `,`
+  /// (RFC 5545 §3.2 also allows quotes elsewhere; libical quotes only these).
+  private static func needsQuotes(_ value: String) -> Bool {
+    value.isEmpty
+      || value.utf8.contains {
+        $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ",")
+      }
   }
+
+  /// The value type of each RFC 5545 property whose `VALUE` parameter libical leaves out when it
+  /// names this type (`ATTACH;VALUE=URI` is written `ATTACH`).
+  private static let defaultValueTypes: [String: String] = [
+    "ATTACH": "URI", "ATTENDEE": "CAL-ADDRESS", "CALSCALE": "TEXT", "CATEGORIES": "TEXT",
+    "COMMENT": "TEXT", "COMPLETED": "DATE-TIME", "CONTACT": "TEXT", "CREATED": "DATE-TIME",
+    "DESCRIPTION": "TEXT", "DTEND": "DATE-TIME", "DTSTAMP": "DATE-TIME", "DTSTART": "DATE-TIME",
+    "DUE": "DATE-TIME", "DURATION": "DURATION", "EXDATE": "DATE-TIME",
+    "LAST-MODIFIED": "DATE-TIME", "LOCATION": "TEXT", "ORGANIZER": "CAL-ADDRESS",
+    "PRIORITY": "INTEGER", "PRODID": "TEXT", "RDATE": "DATE-TIME",
+    "RECURRENCE-ID": "DATE-TIME", "RELATED-TO": "TEXT", "REPEAT": "INTEGER",
+    "RESOURCES": "TEXT", "RRULE": "RECUR", "SEQUENCE": "INTEGER", "SUMMARY": "TEXT",
+    "TRIGGER": "DURATION", "TZID": "TEXT", "TZNAME": "TEXT", "TZOFFSETFROM": "UTC-OFFSET",
+    "TZOFFSETTO": "UTC-OFFSET", "TZURL": "URI", "UID": "TEXT", "URL": "URI", "VERSION": "TEXT",
+  ]
 }

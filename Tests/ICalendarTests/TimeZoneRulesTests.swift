@@ -55,7 +55,7 @@ import Testing
     let zone = try #require(VTimezoneLibrary.vtimezone(for: "America/New_York", from: start))
     #expect(zone.property("TZID")?.value == "America/New_York")
     #expect(zone.components.contains { $0.name == "DAYLIGHT" })
-    let text = try ICalendarPrinter.print(zone)
+    let text = ICalendarPrinter.print(zone)
     #expect(!text.contains("freeassociation"))
   }
 

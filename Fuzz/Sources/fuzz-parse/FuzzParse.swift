@@ -16,9 +16,7 @@ public func fuzzParse(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   let parsed = (try? ICalendarParser.parse(text)) ?? []
   for component in read + parsed {
     extract(component)
-    if let printed = try? ICalendarPrinter.print(component) {
-      _ = try? ICalendarParser.parse(printed)
-    }
+    _ = try? ICalendarParser.parse(ICalendarPrinter.print(component))
   }
   return 0
 }

@@ -6,6 +6,9 @@
                                     take longer than --limit are reported "over the limit")
   Benchmarks/run.py --smoke         CI: 1,000 events, one run, alarmcal and the libical floor
                                     only, writes nothing; fails when their firing counts differ
+  Benchmarks/run.py --only W4,W5    only those workloads (any of W1-W6, comma-separated), with
+                                    only the inputs they need; a partial table is written only
+                                    where --out says (it never replaces BENCHMARKS.md unasked)
 
 Workloads (now = 2026-12-02T08:00:00Z): W1 the next 64 firings; W2 every firing in 7 days;
 W3 every firing in one year (printed, piped to a counter); W4 `convert` of 100,000 alarms to
@@ -13,8 +16,10 @@ W3 every firing in one year (printed, piped to a counter); W4 `convert` of 100,0
 alarm is switched off (ACTION:NONE), and the next 64 of one where all but one are (issue 15:
 such calendars once walked every rule to year 9999; the smoke run fails if that comes back). Peers: the libical floor
 (Benchmarks/floor/libical-floor.c, built here), recurring-ical-events and ics-query (installed
-with pip into --venv). Each figure is the median wall time of --runs runs and the peak RSS of
-the measured process (its own, from wait4), not of the counter reading its output.
+with pip into --venv) for W1-W3, and the Python library icalendar for W4 and W5
+(Benchmarks/peers/icalendar_*.py; not in --smoke). Each figure is the median wall time of
+--runs runs and the peak RSS of the measured process (its own, from wait4), not of the
+counter reading its output.
 """
 import argparse
 import datetime as dt
@@ -33,7 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 NOW = "2026-12-02T08:00:00Z"
 WEEK = "2026-12-09T08:00:00Z"
 YEAR = "2027-12-02T08:00:00Z"
-PEERS = ["recurring-ical-events==3.8.2", "icalendar", "ics-query"]
+PEERS = ["recurring-ical-events==3.8.2", "icalendar>=6.1", "ics-query"]
+WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6"]
 
 
 def sh(command, **kwargs):
@@ -116,8 +122,17 @@ def main():
     parser.add_argument("--limit", type=float, default=600, help="seconds per peer run")
     parser.add_argument("--work", default="/tmp/alarmcal-bench")
     parser.add_argument("--venv", default="/tmp/alarmcal-bench-venv")
-    parser.add_argument("--out", default=str(ROOT / "BENCHMARKS.md"))
+    parser.add_argument("--out", help="the table (default BENCHMARKS.md; none with --only)")
+    parser.add_argument("--only", help="comma-separated workloads to run, e.g. W4,W5")
     args = parser.parse_args()
+    only = set(WORKLOADS)
+    if args.only:
+        only = {w.strip().upper() for w in args.only.split(",") if w.strip()}
+        if not only or only - set(WORKLOADS):
+            parser.error(f"--only takes some of {','.join(WORKLOADS)}")
+    firings = only & {"W1", "W2", "W3"}
+    if args.out is None and not args.only:
+        args.out = str(ROOT / "BENCHMARKS.md")
     sizes = [1000] if args.smoke else [int(s) for s in args.sizes.split(",")]
     runs = 1 if args.smoke else args.runs
     work = Path(args.work)
@@ -146,17 +161,22 @@ def main():
     inputs = {}
     for size in sizes:
         inputs[size] = work / f"weekly-{size}.ics"
-        subprocess.run(generate + ["weekly", str(size), str(inputs[size])], check=True)
+        if firings or ("W5" in only and size == sizes[-1]):
+            subprocess.run(generate + ["weekly", str(size), str(inputs[size])], check=True)
     mixed = work / f"mixed-{sizes[-1] if args.smoke else 10000}.ics"
-    subprocess.run(generate + ["mixed", mixed.name.split("-")[1][:-4], str(mixed)], check=True)
+    if firings:
+        subprocess.run(generate + ["mixed", mixed.name.split("-")[1][:-4], str(mixed)],
+                       check=True)
     off_size = 1000 if args.smoke else 10000
     half_off = work / f"halfoff-{off_size}.ics"
     all_off = work / f"alloff-{off_size}.ics"
-    subprocess.run(generate + ["halfoff", str(off_size), str(half_off)], check=True)
-    subprocess.run(generate + ["alloff", str(off_size), str(all_off)], check=True)
+    if "W6" in only:
+        subprocess.run(generate + ["halfoff", str(off_size), str(half_off)], check=True)
+        subprocess.run(generate + ["alloff", str(off_size), str(all_off)], check=True)
     alarm_count = 1000 if args.smoke else 100_000
     alarms = work / f"alarms-{alarm_count}.json"
-    subprocess.run(generate + ["alarms", str(alarm_count), str(alarms)], check=True)
+    if "W4" in only:
+        subprocess.run(generate + ["alarms", str(alarm_count), str(alarms)], check=True)
 
     count_lines = ["wc", "-l"]
     count_valarms = ["grep", "-c", "^BEGIN:VALARM"]
@@ -194,10 +214,12 @@ def main():
 
     results = []  # (workload, input, tool, Outcome)
     over = set()  # (tool, workload) over the limit at a smaller size: larger sizes are too
-    for label, path in [(f"weekly {size:,}", inputs[size]) for size in sizes] + [
-            (f"mixed {mixed.name.split('-')[1][:-4]}", mixed)]:
+    for label, path in ([(f"weekly {size:,}", inputs[size]) for size in sizes] + [
+            (f"mixed {mixed.name.split('-')[1][:-4]}", mixed)] if firings else []):
         for tool, commands in workloads(path).items():
             for workload, command in commands.items():
+                if workload not in only:
+                    continue
                 if (tool, workload) in over and label.startswith("weekly"):
                     results.append((workload, label, tool, Outcome(note="over the limit")))
                     continue
@@ -221,28 +243,47 @@ def main():
             ("W6 (W3)", f"half off {off_size:,}",
              [alarmcal, "upcoming", str(half_off), "--to", YEAR] + common),
             ("W6 (W1)", f"all off but one {off_size:,}",
-             [alarmcal, "upcoming", str(all_off), "--limit", "64"] + common)]:
+             [alarmcal, "upcoming", str(all_off), "--limit", "64"] + common)
+    ] if "W6" in only else []:
         outcome = measure(command, count_lines, runs, 3600)
         results.append((workload, label, "alarmcal", outcome))
         print(f"{workload} {label:>22}: {outcome.note or f'{outcome.seconds:.2f} s, {outcome.count:,} firings'}",
               flush=True)
 
-    # W4 and W5: alarmcal only (no peer converts alarm lists or validates like it).
+    # W4 and W5: alarmcal, and the Python library icalendar as the peer (when the peers are
+    # installed): it writes the same calendar from the alarm list, reads alarmcal's calendar
+    # back into an alarm list, and for W5 parses the calendar and reads every property, the
+    # nearest it has to validating (Benchmarks/peers/README.md says what each leaves out).
     ics = work / "alarms.ics"
     back = work / "alarms-back.json"
-    for workload, label, command in [
-            ("W4", f"{alarm_count:,} alarms → .ics",
-             [alarmcal, "convert", str(alarms), "-o", str(ics), "--now", NOW]),
-            ("W4", f"{alarm_count:,} alarms .ics →",
-             [alarmcal, "convert", str(ics), "-o", str(back), "--now", NOW]),
-            ("W5", f"validate weekly {sizes[-1]:,}",
-             [alarmcal, "validate", str(inputs[sizes[-1]]), "--now", NOW])]:
-        outcome = measure(command, None, runs, 3600)
-        if workload == "W5" and outcome.note == "exit 1":
-            outcome = Outcome(note="errors found")
-        results.append((workload, label, "alarmcal", outcome))
-        print(f"{workload} {label:>22}: {outcome.note or f'{outcome.seconds:.2f} s, {outcome.rss_mb:.0f} MB'}",
-              flush=True)
+    peer_ics = work / "alarms-icalendar.ics"
+    peer_back = work / "alarms-back-icalendar.json"
+    peers = ROOT / "Benchmarks/peers"
+    for workload, label, commands in [
+            ("W4", f"{alarm_count:,} alarms → .ics", [
+                ("alarmcal", [alarmcal, "convert", str(alarms), "-o", str(ics), "--now", NOW]),
+                ("python icalendar", [python, str(peers / "icalendar_write.py"), str(alarms),
+                                      str(peer_ics), "--now", NOW])]),
+            ("W4", f"{alarm_count:,} alarms .ics →", [
+                ("alarmcal", [alarmcal, "convert", str(ics), "-o", str(back), "--now", NOW]),
+                ("python icalendar", [python, str(peers / "icalendar_read.py"), str(ics),
+                                      str(peer_back)])]),
+            ("W5", f"validate weekly {sizes[-1]:,}", [
+                ("alarmcal", [alarmcal, "validate", str(inputs[sizes[-1]]), "--now", NOW]),
+                ("python icalendar", [python, str(peers / "icalendar_parse.py"),
+                                      str(inputs[sizes[-1]])])])]:
+        if workload not in only:
+            continue
+        for tool, command in commands:
+            if tool != "alarmcal" and not python:
+                continue
+            limit = args.limit if tool != "alarmcal" else max(args.limit, 3600)
+            outcome = measure(command, None, runs, limit)
+            if workload == "W5" and tool == "alarmcal" and outcome.note == "exit 1":
+                outcome = Outcome(note="errors found")
+            results.append((workload, label, tool, outcome))
+            shown = outcome.note or f"{outcome.seconds:.2f} s, {outcome.rss_mb:.0f} MB"
+            print(f"{workload} {label:>22} {tool:>16}: {shown}", flush=True)
 
     failures = []
     for workload, label, tool, outcome in results:
@@ -261,6 +302,9 @@ def main():
         print("MISMATCH " + failure)
     if args.smoke:
         return 1 if failures or any(o.note for *_, o in results) else 0
+    if args.out is None:
+        print("--only without --out: no table written")
+        return 1 if failures else 0
     write_report(Path(args.out), results, runs, args.limit)
     return 1 if failures else 0
 
@@ -285,6 +329,9 @@ def write_report(path, results, runs, limit):
         "instances, all-day, floating and UTC), and an alarm list. Now is " + NOW + ".",
         "Peers: the libical floor (`Benchmarks/floor/libical-floor.c`: libical's parser and",
         "`icalrecur_iterator`, no EXDATE/RDATE/overrides), recurring-ical-events and ics-query;",
+        "for W4 and W5 the Python library icalendar (`Benchmarks/peers/icalendar_*.py`: the",
+        "same calendar written with its objects, alarmcal's calendar read back, and for W5 every",
+        "property parsed and decoded, which is no validation);",
         "`Benchmarks/peers/README.md` gives their exact command lines and what each leaves out.",
         f"A peer run longer than {limit:.0f} s is stopped and reported \"over the limit\", and",
         "not run at larger sizes.",

@@ -5,8 +5,9 @@
 /// a physical line ends after the last `;`, `:` or space among octets 2 to 74; without one,
 /// before the last octet among octets 2 to 75 that starts a character (ASCII or a UTF-8 lead
 /// byte), so no character is split; failing that, after 74 octets. Each further physical line
-/// starts with CRLF and a space. Because the CRLF counts, a line of just the wrong length ends
-/// in `CR CRLF SP LF` or `CRLF SP CRLF`, as libical's did.
+/// starts with CRLF and a space. Because libical counts the CRLF, a line of just the wrong
+/// length came out ending in `CR CRLF SP LF` (a stray CR in the value) or `CRLF SP CRLF` (an
+/// empty continuation line); alarmcal ends such a line with its content and one CRLF instead.
 struct ContentLineWriter {
   /// The text written so far, as UTF-8.
   private(set) var bytes: [UInt8] = []
@@ -29,6 +30,7 @@ struct ContentLineWriter {
 
   /// Ends the current content line: writes it, folded, with CRLF.
   mutating func endLine() {
+    let content = line.count
     line.append(contentsOf: [0x0D, 0x0A])
     defer { line.removeAll(keepingCapacity: true) }
     let count = line.count
@@ -38,7 +40,9 @@ struct ContentLineWriter {
     }
     var start = 0
     while start < count {
-      let next = nextLineStart(after: start)
+      var next = nextLineStart(after: start)
+      // A fold at or inside the line break would split it: the content ends this line.
+      if next >= content { next = count }
       if start > 0 { bytes.append(contentsOf: [0x0D, 0x0A, 0x20]) }
       bytes.append(contentsOf: line[start..<next])
       start = next

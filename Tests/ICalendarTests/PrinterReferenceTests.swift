@@ -16,7 +16,7 @@ import Testing
   ) throws {
     let reference = try LibicalReferencePrinter.print(tree)
     let printed = ICalendarPrinter.print(tree)
-    let expected = Array(reference.utf8)
+    let expected = Self.withoutSplitLineBreaks(Array(reference.utf8))
     let actual = Array(printed.utf8)
     guard actual != expected else { return }
     let at =
@@ -29,6 +29,52 @@ import Testing
     Issue.record(
       "\(what): first difference at byte \(at) of \(expected.count)\nlibical: \(context(expected))\nswift:   \(context(actual))",
       sourceLocation: sourceLocation)
+  }
+
+  /// libical's bytes with its one fold defect mended: it folds a line with its CRLF counted,
+  /// so a line of just the wrong length ends in `CR CRLF SP LF` (a stray CR in the value) or
+  /// `CRLF SP CRLF` (an empty continuation); alarmcal ends such a line with one CRLF.
+  static func withoutSplitLineBreaks(_ bytes: [UInt8]) -> [UInt8] {
+    var result: [UInt8] = []
+    result.reserveCapacity(bytes.count)
+    var index = 0
+    while index < bytes.count {
+      if bytes[index...].starts(with: [0x0D, 0x0D, 0x0A, 0x20, 0x0A]) {
+        result += [0x0D, 0x0A]
+        index += 5
+      } else if bytes[index...].starts(with: [0x0D, 0x0A, 0x20, 0x0D, 0x0A]) {
+        result += [0x0D, 0x0A]
+        index += 5
+      } else {
+        result.append(bytes[index])
+        index += 1
+      }
+    }
+    return result
+  }
+
+  @Test("a line whose last piece would hold the line break ends with one CRLF, not a split one")
+  func lineBreaksAreNotSplit() throws {
+    for length in 140...152 {
+      let label = String(repeating: "a", count: length)
+      let tree = ExportShape.calendar([Self.event(label: label)])
+      let printed = Array(ICalendarPrinter.print(tree).utf8)
+      #expect(
+        !printed.contains(0x0D)
+          || printed.indices.dropLast().allSatisfy {
+            printed[$0] != 0x0D || printed[$0 + 1] == 0x0A
+          }, "a CR without LF at length \(length)")
+      let text = ICalendarPrinter.print(tree)
+      #expect(!text.contains("\r\n \r\n"), "an empty continuation at length \(length)")
+      #expect(!text.contains("\r\r\n"), "a split line break at length \(length)")
+    }
+    // libical itself split some of them: the mending above is needed and not idle.
+    let broken = (140...152).filter { length in
+      let tree = ExportShape.calendar([Self.event(label: String(repeating: "a", count: length))])
+      let reference = (try? LibicalReferencePrinter.print(tree)) ?? ""
+      return reference.contains("\r\r\n") || reference.contains("\r\n \r\n")
+    }
+    #expect(!broken.isEmpty)
   }
 
   private static func event(
@@ -242,18 +288,6 @@ import Testing
       try LibicalReferencePrinter.print(empty)
     }
     #expect(ICalendarPrinter.print(empty) == "BEGIN:VEVENT\r\nSUMMARY:\r\nEND:VEVENT\r\n")
-  }
-
-  /// `python3 Benchmarks/generate.py alarms 100000 /tmp/a.json` writes the benchmark's alarm
-  /// list; when it is there, its 100,000 alarms are compared too (20 to 40 s on two cores).
-  @Test(
-    "the benchmark's 100,000 alarms in /tmp/a.json, when present, print as libical printed them",
-    .enabled(if: FileManager.default.fileExists(atPath: "/tmp/a.json")))
-  func benchmarkAlarms() throws {
-    let events = try ExportShape.events(
-      fromAlarmFile: try Data(contentsOf: URL(fileURLWithPath: "/tmp/a.json")))
-    #expect(events.count == 100_000)
-    try expectSameBytes(ExportShape.calendar(events), "/tmp/a.json")
   }
 
   /// A property from its content line, as alarmcal's reader reads it.

@@ -1,15 +1,18 @@
-/// Identifiers for alarms that arrive without one.
+import ICalendar
+
+/// Identifiers derived from content: for alarms that arrive without one, and for firings.
 enum AlarmIdentifier {
-  /// A UUID-shaped id derived from `key` alone (two 64-bit FNV-1a hashes, version 8 bits set),
-  /// so converting the same file twice gives the same ids.
+  /// A UUID-shaped id derived from `key` alone, so converting the same file twice gives the
+  /// same ids.
   static func derived(from key: String) -> String {
     var hasher = Hasher()
     hasher.add(key)
-    return String(asciiCount: Hasher.identifierLength, hasher.writeIdentifier)
+    let (high, low) = hasher.uuidWords
+    return uuidText(high, low)
   }
 
-  /// The two FNV-1a hashes behind a derived id, fed piece by piece (a firing's id hashes its
-  /// parts without joining them into one key first).
+  /// Two 64-bit FNV-1a hashes, the second folding in the first, fed piece by piece (a firing's
+  /// id hashes its parts without joining them into one key first).
   struct Hasher: Sendable {
     private var high: UInt64 = 0xcbf2_9ce4_8422_2325
     private var low: UInt64 = 0x6c62_272e_07bb_0142
@@ -20,59 +23,74 @@ enum AlarmIdentifier {
       low = low ^ (high >> 29)
     }
 
-    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
-      for byte in bytes { add(byte) }
-    }
-
     /// Adds the UTF-8 of `text`.
     mutating func add(_ text: String) {
-      let done: Void? = text.utf8.withContiguousStorageIfAvailable { add($0) }
-      if done == nil { for byte in text.utf8 { add(byte) } }
+      for byte in text.utf8 { add(byte) }
+    }
+
+    /// Adds the bytes of `instant`'s description (`YYYY-MM-DDTHH:MM:SSZ`) without making it.
+    mutating func add(_ instant: Instant) {
+      let utc = instant.utc
+      let year = utc.date.year % 10_000
+      addTwoDigits(year / 100)
+      addTwoDigits(year % 100)
+      add(UInt8(ascii: "-"))
+      addTwoDigits(utc.date.month)
+      add(UInt8(ascii: "-"))
+      addTwoDigits(utc.date.day)
+      add(UInt8(ascii: "T"))
+      addTwoDigits(utc.time.hour)
+      add(UInt8(ascii: ":"))
+      addTwoDigits(utc.time.minute)
+      add(UInt8(ascii: ":"))
+      addTwoDigits(utc.time.second)
+      add(UInt8(ascii: "Z"))
+    }
+
+    private mutating func addTwoDigits(_ value: Int) {
+      add(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10))
+      add(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
     }
 
     /// 64 bits of what was added, for hash tables.
     var digest: UInt64 { high ^ low }
 
-    /// The length of an id in bytes.
-    static let identifierLength = 36
-
-    /// Stores the id, 8-4-4-4-12 upper-case hex digits, at `start`.
-    func writeIdentifier(to start: UnsafeMutablePointer<UInt8>) {
-      let high = (self.high & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_8000  // version 8
-      let low = (self.low & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000  // RFC 9562 variant
-      // Nibbles from the top: 8 of high, a dash, 4, a dash, 4; a dash, 4 of low, a dash, 12.
-      writeHex(high, from: 60, count: 8, to: start)
-      start[8] = UInt8(ascii: "-")
-      writeHex(high, from: 28, count: 4, to: start + 9)
-      start[13] = UInt8(ascii: "-")
-      writeHex(high, from: 12, count: 4, to: start + 14)
-      start[18] = UInt8(ascii: "-")
-      writeHex(low, from: 60, count: 4, to: start + 19)
-      start[23] = UInt8(ascii: "-")
-      writeHex(low, from: 44, count: 12, to: start + 24)
+    /// The hash as a version 8 UUID's two words (RFC 9562: version 8, variant bits 10).
+    var uuidWords: (high: UInt64, low: UInt64) {
+      (
+        (high & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_8000,
+        (low & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000
+      )
     }
+  }
 
-    /// Stores `count` upper-case hex digits of `word`, the first at bit `shift`, at `start`
-    /// (whole bytes here: `shift` is 4 less than a multiple of 8 and `count` even).
-    private func writeHex(
-      _ word: UInt64, from shift: Int, count: Int, to start: UnsafeMutablePointer<UInt8>
-    ) {
-      Self.hexPairs.withUnsafeBufferPointer { pairs in
-        for pair in 0..<count / 2 {
-          let byte = Int(truncatingIfNeeded: word >> UInt64(shift - 4 - 8 * pair)) & 0xFF
-          UnsafeMutableRawPointer(start + 2 * pair).storeBytes(of: pairs[byte], as: UInt16.self)
-        }
-      }
-    }
+  /// `8-4-4-4-12` upper-case hex digits: 8 of `high`'s top nibbles, a dash, its next 4, a dash,
+  /// the 4 after those (skipping the 4 between), a dash, `low`'s top 4, a dash, its next 12.
+  static func uuidText(_ high: UInt64, _ low: UInt64) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(36)
+    appendUUID(high, low, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
 
-    /// Each byte's two upper-case hex digits, as they lie in memory (little-endian: the first
-    /// digit in the low byte).
-    private static let hexPairs: [UInt16] = (0..<256).map { byte in
-      func digit(_ nibble: Int) -> UInt16 {
-        UInt16(nibble < 10 ? 48 + nibble : 55 + nibble)  // "0"..."9", "A"..."F"
-      }
-      let pair = digit(byte >> 4) | digit(byte & 0xF) << 8
-      return UInt16(littleEndian: pair)
+  /// Appends ``uuidText(_:_:)``'s 36 bytes.
+  static func appendUUID(_ high: UInt64, _ low: UInt64, to bytes: inout [UInt8]) {
+    appendHex(high, from: 60, count: 8, to: &bytes)
+    bytes.append(UInt8(ascii: "-"))
+    appendHex(high, from: 28, count: 4, to: &bytes)
+    bytes.append(UInt8(ascii: "-"))
+    appendHex(high, from: 12, count: 4, to: &bytes)
+    bytes.append(UInt8(ascii: "-"))
+    appendHex(low, from: 60, count: 4, to: &bytes)
+    bytes.append(UInt8(ascii: "-"))
+    appendHex(low, from: 44, count: 12, to: &bytes)
+  }
+
+  /// Appends `count` upper-case hex digits of `word`, the first at bit `shift`.
+  static func appendHex(_ word: UInt64, from shift: Int, count: Int, to bytes: inout [UInt8]) {
+    for index in 0..<count {
+      let nibble = Int(truncatingIfNeeded: word >> UInt64(shift - 4 * index)) & 0xF
+      bytes.append(UInt8(nibble < 10 ? 48 + nibble : 55 + nibble))
     }
   }
 }

@@ -268,7 +268,7 @@ private struct CalendarMapper {
       lose(item, "is cancelled (STATUS:CANCELLED), so it never rings", .skipped)
       return
     }
-    for note in ([item] + valarms).flatMap(\.libicalLosses) {
+    for note in ([item] + valarms).flatMap(\.unreadable) {
       lose(item, "a line could not be read (\(note))", .alarmKept("without that line"))
     }
     let isTask = item.name == "VTODO"

@@ -9,98 +9,60 @@ enum FiringFormat: String {
 }
 
 /// Renders firings; JSON objects carry the same fields in every format.
-struct FiringPrinter {
+struct FiringPrinter: ~Copyable {
   let format: FiringFormat
   let zone: TimeZoneRules
   let now: Instant
   let colour: Bool
   let sink: any TextSink
   private var count = 0
-  /// Output is gathered and written in blocks: one write per firing would cost a system call each.
-  private let pendingOutput = ByteBuffer(capacity: 1 << 20)
+  /// Output is gathered and written in blocks: one write per firing would cost a system call
+  /// each.
+  private var pending: ByteWriter
   private var json: FiringJSONWriter
-  /// The second run of firings of a round, formatted on another thread; kept for its capacity.
-  private let secondRunText = ByteBuffer(capacity: 1 << 20)
 
-  /// The fewest firings a window must hold to be formatted on two threads.
-  private let twoThreadsFrom: Int
-  /// The most firings each thread formats in one round: about 2.7 MB of NDJSON held back.
-  private let roundRun: Int
-
-  init(
-    format: FiringFormat, zone: TimeZoneRules, now: Instant, colour: Bool, sink: any TextSink,
-    twoThreadsFrom: Int = 4_096, roundRun: Int = 8_192
-  ) {
+  init(format: FiringFormat, zone: TimeZoneRules, now: Instant, colour: Bool, sink: any TextSink) {
     self.format = format
-    self.twoThreadsFrom = max(twoThreadsFrom, 2)
-    self.roundRun = max(roundRun, 1)
     self.zone = zone
     self.now = now
     self.colour = colour
     self.sink = sink
     json = FiringJSONWriter(zone: zone)
+    pending = ByteWriter(capacity: Self.blockSize + 4_096)
   }
+
+  /// The size of the blocks written.
+  private static let blockSize = 1 << 19
 
   mutating func begin() {
     if format == .json { emit("[") }
   }
 
-  private func emit(_ text: String) {
-    pendingOutput.append(utf8: text)
+  private mutating func emit(_ text: String) {
+    pending.append(text)
     flushWhenFull()
   }
 
-  private func flushWhenFull() {
-    if pendingOutput.count >= 1 << 19 { flush() }
+  private mutating func flushWhenFull() {
+    if pending.count >= Self.blockSize { flush() }
   }
 
   /// Writes what has been gathered.
-  func flush() {
-    guard !pendingOutput.isEmpty else { return }
-    pendingOutput.withBytes { sink.write(bytes: $0) }
-    pendingOutput.removeAll()
+  mutating func flush() {
+    guard pending.count > 0 else { return }
+    sink.write(bytes: pending.bytes)
+    pending.removeAll()
   }
 
   mutating func print(_ firing: Firing) {
     switch format {
     case .json, .ndjson:
-      json.write(firing, to: pendingOutput, first: count == 0, ndjson: format == .ndjson)
+      json.write(firing, to: &pending, first: count == 0, ndjson: format == .ndjson)
       flushWhenFull()
     case .text:
       emit(textLine(firing) + "\n")
     }
     count += 1
-  }
-
-  /// Prints a window of firings. A large window in JSON is formatted in rounds of two runs of
-  /// firings, the second run on another thread, each round written in order: the same bytes
-  /// as one firing at a time, with at most one run's text held back.
-  mutating func print(_ window: FiringWindow) {
-    guard format != .text, window.count >= twoThreadsFrom else {
-      window.forEach(in: 0..<window.count) { print($0) }
-      return
-    }
-    let second = SecondRunBuffer(secondRunText)
-    let (zone, ndjson) = (zone, format == .ndjson)
-    var start = 0
-    while window.count - start >= twoThreadsFrom {
-      let run = min(roundRun, (window.count - start) / 2)
-      let (firstRun, secondRun) = (start..<start + run, start + run..<start + 2 * run)
-      _ = TwoThreads.run(
-        { window.forEach(in: firstRun) { print($0) } },
-        alongside: {
-          var json = FiringJSONWriter(zone: zone)
-          second.buffer.removeAll()
-          window.forEach(in: secondRun) {
-            json.write($0, to: second.buffer, first: false, ndjson: ndjson)
-          }
-        })
-      flush()
-      secondRunText.withBytes { sink.write(bytes: $0) }
-      count += run
-      start = secondRun.upperBound
-    }
-    window.forEach(in: start..<window.count) { print($0) }
   }
 
   /// Closes the output; an empty text table says so when `sayWhenEmpty`.
@@ -164,13 +126,32 @@ extension String {
 
 }
 
-/// Writes firings as JSON objects; each writer remembers the last day it wrote, so two threads
-/// each use their own.
+/// Writes firings as JSON objects.
 struct FiringJSONWriter {
   let zone: TimeZoneRules
-  /// Timestamps of UTC and of the display zone, each remembering its last day's digits.
-  private var utcClock = ReadingWriter()
-  private var localClock = ReadingWriter()
+  /// The last day written in UTC and in the display zone, each with its date's digits.
+  private var utcDays = ReadingDigits()
+  private var localDays = ReadingDigits()
+
+  /// The fixed parts of a firing's JSON, as bytes: appending an array copies it at once.
+  private enum Keys {
+    static let openTrigger: [UInt8] = Array(#"{"trigger":""#.utf8)
+    static let local: [UInt8] = Array(#"","local":""#.utf8)
+    static let uid: [UInt8] = Array(#"","uid":"#.utf8)
+    static let recurrenceID: [UInt8] = Array(#","recurrenceId":"#.utf8)
+    static let eventStart: [UInt8] = Array(#","eventStart":""#.utf8)
+    static let summary: [UInt8] = Array(#"","summary":"#.utf8)
+    static let action: [UInt8] = Array(#","action":"#.utf8)
+    static let repeatKey: [UInt8] = Array(#","repeat":"#.utf8)
+    static let file: [UInt8] = Array(#","file":"#.utf8)
+    static let id: [UInt8] = Array(#","id":""#.utf8)
+    static let close: [UInt8] = Array(#""}"#.utf8)
+    static let firstInArray: [UInt8] = Array("\n  ".utf8)
+    static let nextInArray: [UInt8] = Array(",\n  ".utf8)
+    static let acknowledged: [UInt8] = Array(#","acknowledged":true"#.utf8)
+    static let notAcknowledged: [UInt8] = Array(#","acknowledged":false"#.utf8)
+    static let null: [UInt8] = Array("null".utf8)
+  }
 
   init(zone: TimeZoneRules) {
     self.zone = zone
@@ -178,89 +159,90 @@ struct FiringJSONWriter {
 
   /// Appends one firing: in a JSON array after `,` and a new line and indented (`first`: no
   /// comma), or as an NDJSON line.
-  mutating func write(_ firing: Firing, to output: ByteBuffer, first: Bool, ndjson: Bool) {
-    if !ndjson { output.append(first ? "\n  " : ",\n  ") }
-    writeJSON(firing, to: output)
+  mutating func write(_ firing: Firing, to output: inout ByteWriter, first: Bool, ndjson: Bool) {
+    if !ndjson { output.append(first ? Keys.firstInArray : Keys.nextInArray) }
+    writeJSON(firing, to: &output)
     if ndjson { output.append(UInt8(ascii: "\n")) }
   }
 
-  /// The JSON object of one firing, compact, written straight into the output: `trigger`,
-  /// `local`, `uid`, `recurrenceId`, `eventStart`, `summary`, `action`, `repeat`,
-  /// `acknowledged`, `file` and `id`, in that order.
-  mutating func writeJSON(_ firing: Firing, to output: ByteBuffer) {
-    // Keys and punctuation (134 bytes), timestamps, the id, the integer and a DATE recurrence id
-    // (escaped as a string) take under 330 bytes; 400 leaves a margin. Strings take their own.
-    var room = 400 + JSONCursor.maximumLength(of: firing.uid)
-    room += JSONCursor.maximumLength(of: firing.action) + JSONCursor.maximumLength(of: firing.file)
-    if let summary = firing.summary { room += JSONCursor.maximumLength(of: summary) }
-    output.appendJSON(maximumCount: room) { json in
-      json.literal(#"{"trigger":""#)
-      json.ascii(count: Instant.descriptionLength) { writeUTC(firing.trigger, to: $0) }
-      json.literal(#"","local":""#)
-      json.ascii(count: Self.localISOLength) { writeLocalISO(firing.trigger, to: $0) }
-      json.literal(#"","uid":"#)
-      json.string(firing.uid)
-      json.literal(#","recurrenceId":"#)
-      switch firing.recurrenceID {
-      case .instant(let instant):
-        json.literal("\"")
-        json.ascii(count: Instant.descriptionLength) { writeUTC(instant, to: $0) }
-        json.literal("\"")
-      case .date(let date): json.string(date.description)
-      case nil: json.literal("null")
-      }
-      json.literal(#","eventStart":""#)
-      json.ascii(count: Instant.descriptionLength) { writeUTC(firing.eventStart, to: $0) }
-      json.literal(#"","summary":"#)
-      if let summary = firing.summary { json.string(summary) } else { json.literal("null") }
-      json.literal(#","action":"#)
-      json.string(firing.action)
-      json.literal(#","repeat":"#)
-      json.integer(firing.repeatIndex)
-      json.literal(firing.acknowledged ? #","acknowledged":true"# : #","acknowledged":false"#)
-      json.literal(#","file":"#)
-      json.string(firing.file)
-      json.literal(#","id":""#)
-      json.ascii(count: Firing.idLength) { firing.writeID(to: $0, clock: &utcClock) }
-      json.literal(#""}"#)
+  /// The JSON object of one firing, compact: `trigger`, `local`, `uid`, `recurrenceId`,
+  /// `eventStart`, `summary`, `action`, `repeat`, `acknowledged`, `file` and `id`, in that
+  /// order.
+  mutating func writeJSON(_ firing: Firing, to output: inout ByteWriter) {
+    output.append(Keys.openTrigger)
+    appendUTC(firing.trigger, to: &output)
+    output.append(Keys.local)
+    appendLocalISO(firing.trigger, to: &output)
+    output.append(Keys.uid)
+    output.appendJSONString(firing.uid)
+    output.append(Keys.recurrenceID)
+    switch firing.recurrenceID {
+    case .instant(let instant):
+      output.append(UInt8(ascii: "\""))
+      appendUTC(instant, to: &output)
+      output.append(UInt8(ascii: "\""))
+    case .date(let date): output.appendJSONString(date.description)
+    case nil: output.append(Keys.null)
     }
+    output.append(Keys.eventStart)
+    appendUTC(firing.eventStart, to: &output)
+    output.append(Keys.summary)
+    if let summary = firing.summary {
+      output.appendJSONString(summary)
+    } else {
+      output.append(Keys.null)
+    }
+    output.append(Keys.action)
+    output.appendJSONString(firing.action)
+    output.append(Keys.repeatKey)
+    output.append(String(firing.repeatIndex))
+    output.append(firing.acknowledged ? Keys.acknowledged : Keys.notAcknowledged)
+    output.append(Keys.file)
+    output.appendJSONString(firing.file)
+    output.append(Keys.id)
+    var id: [UInt8] = []
+    id.reserveCapacity(36)
+    firing.id.appendDescription(to: &id)
+    output.append(id)
+    output.append(Keys.close)
   }
 
-  /// Stores ``Instant/description``'s bytes at `start`.
-  private mutating func writeUTC(_ instant: Instant, to start: UnsafeMutablePointer<UInt8>) {
-    utcClock.write(secondsSince1970: instant.secondsSince1970, to: start)
-    start[LocalDateTime.descriptionLength] = UInt8(ascii: "Z")
+  /// Appends `YYYY-MM-DDTHH:MM:SSZ`.
+  private mutating func appendUTC(_ instant: Instant, to output: inout ByteWriter) {
+    utcDays.append(instant.secondsSince1970, to: &output)
+    output.append(UInt8(ascii: "Z"))
   }
 
-  /// The length of ``writeLocalISO(_:to:)``'s text.
-  static let localISOLength = LocalDateTime.descriptionLength + 6
-
-  /// Stores ISO 8601 in the display zone with its offset, e.g. `2026-12-03T07:00:00+01:00` (an
-  /// offset's seconds, found only in zones' local mean times, are left out).
-  mutating func writeLocalISO(_ instant: Instant, to start: UnsafeMutablePointer<UInt8>) {
+  /// Appends ISO 8601 in the display zone with its offset, e.g. `2026-12-03T07:00:00+01:00`
+  /// (an offset's seconds, found only in zones' local mean times, are left out).
+  mutating func appendLocalISO(_ instant: Instant, to output: inout ByteWriter) {
     let offset = zone.offset(at: instant)
-    localClock.write(secondsSince1970: instant.secondsSince1970 + Int64(offset), to: start)
+    localDays.append(instant.secondsSince1970 + Int64(offset), to: &output)
     let magnitude = abs(offset)
-    let hours = magnitude / 3600 % 100
-    let minutes = magnitude / 60 % 60
-    let sign = start + LocalDateTime.descriptionLength
-    sign[0] = UInt8(ascii: offset < 0 ? "-" : "+")
-    sign[1] = UInt8(ascii: "0") + UInt8(hours / 10)
-    sign[2] = UInt8(ascii: "0") + UInt8(hours % 10)
-    sign[3] = UInt8(ascii: ":")
-    sign[4] = UInt8(ascii: "0") + UInt8(minutes / 10)
-    sign[5] = UInt8(ascii: "0") + UInt8(minutes % 10)
+    output.append(UInt8(ascii: offset < 0 ? "-" : "+"))
+    output.appendTwoDigits(magnitude / 3600 % 100)
+    output.append(UInt8(ascii: ":"))
+    output.appendTwoDigits(magnitude / 60 % 60)
   }
 }
 
-/// The buffer a second thread formats into.
-///
-/// `@unchecked Sendable`: only the second thread touches the buffer until ``TwoThreads`` has
-/// joined it; then only the printer.
-private struct SecondRunBuffer: @unchecked Sendable {
-  let buffer: ByteBuffer
+/// Writes wall-clock readings as `YYYY-MM-DDTHH:MM:SS`, remembering the last day's date: firings
+/// in time order write many readings of one day, and working a day number out into a date is
+/// most of the cost of writing one.
+struct ReadingDigits {
+  private var day = Int64.min
+  private var date: [UInt8] = []
 
-  init(_ buffer: ByteBuffer) {
-    self.buffer = buffer
+  /// Appends the reading `seconds` after 1970-01-01T00:00:00 (the year's last four digits).
+  mutating func append(_ seconds: Int64, to output: inout ByteWriter) {
+    let days = (seconds >= 0 ? seconds : seconds - 86_399) / 86_400
+    if days != day {
+      date = []
+      LocalDateTime(secondsSince1970: days * 86_400).appendDescription(to: &date)
+      date.removeLast(9)  // THH:MM:SS
+      day = days
+    }
+    output.append(date)
+    output.appendTimeOfDay(Int(seconds - days * 86_400))
   }
 }

@@ -5,14 +5,14 @@ public protocol TextSink: AnyObject, Sendable {
   /// Writes text as is.
   func write(_ text: String)
   /// Writes UTF-8 bytes as is (a sink may take them without making a string first).
-  func write(bytes: UnsafeBufferPointer<UInt8>)
+  func write(bytes: [UInt8])
   /// Why a write failed (a full disk, a closed pipe), if one did.
   var writeFailure: String? { get }
 }
 
 extension TextSink {
   /// Writes the bytes as text.
-  public func write(bytes: UnsafeBufferPointer<UInt8>) {
+  public func write(bytes: [UInt8]) {
     write(String(decoding: bytes, as: UTF8.self))
   }
 }
@@ -41,12 +41,11 @@ public final class FileHandleSink: TextSink, @unchecked Sendable {
 
   /// Writes the text's UTF-8 bytes; the first failure is kept for ``writeFailure``.
   public func write(_ text: String) {
-    var text = text
-    text.withUTF8 { write(bytes: $0) }
+    write(bytes: Array(text.utf8))
   }
 
   /// Writes the bytes; the first failure is kept for ``writeFailure``.
-  public func write(bytes: UnsafeBufferPointer<UInt8>) {
+  public func write(bytes: [UInt8]) {
     lock.lock()
     defer { lock.unlock() }
     guard failure == nil else { return }

@@ -114,14 +114,11 @@ enum UpcomingCommand {
       format: options.format, zone: options.zone, now: options.now, colour: colour,
       sink: context.standardOutput)
     printer.begin()
-    let late = schedule.firingWindows(from: options.from, to: options.to, limit: options.limit) {
+    let late = schedule.firings(from: options.from, to: options.to, limit: options.limit) {
       printer.print($0)
     }
     // "No alarms in this window." would be false next to a file that could not be read.
     printer.end(sayWhenEmpty: !failed)
-    // The series are freed on another thread: the answer is out, and the process need not
-    // wait for 100,000 of them to be taken apart before it exits.
-    TwoThreads.release(consume schedule)
     for warning in late { err.write("warning: \(warning)\n") }
     return failed ? .problemsFound : .success
   }

@@ -17,38 +17,30 @@ public enum DateTimeValue: Hashable, Sendable {
 
   /// Reads `YYYYMMDD` (when `isDate` or when the text has no time) or `YYYYMMDDTHHMMSS[Z]`.
   public init?(text: String, tzid: String? = nil, isDate: Bool = false) {
-    // Read in place: copying the text into an array cost more than reading it.
-    let read = { (bytes: UnsafeBufferPointer<UInt8>) in
-      DateTimeValue.read(bytes, tzid: tzid, isDate: isDate)
-    }
-    guard
-      let value = text.utf8.withContiguousStorageIfAvailable(read)
-        ?? Array(text.utf8).withUnsafeBufferPointer(read)
+    let utf8 = text.utf8
+    let count = utf8.count
+    var bytes = utf8.makeIterator()
+    guard count == 8 || (!isDate && (count == 15 || count == 16)),
+      let date = Self.date(&bytes)
     else { return nil }
-    self = value
-  }
-
-  private static func read(_ bytes: UnsafeBufferPointer<UInt8>, tzid: String?, isDate: Bool)
-    -> DateTimeValue?
-  {
-    if bytes.count == 8 {
-      return DateTimeValue.date(bytes).map { .date($0) }
+    guard count > 8 else {
+      self = .date(date)
+      return
     }
-    guard !isDate, bytes.count == 15 || bytes.count == 16, bytes[8] == UInt8(ascii: "T"),
-      let date = DateTimeValue.date(bytes),
-      let hour = DateTimeValue.number(bytes[9..<11]),
-      let minute = DateTimeValue.number(bytes[11..<13]),
-      let second = DateTimeValue.number(bytes[13..<15]),
+    guard bytes.next() == UInt8(ascii: "T"), let hour = Self.number(&bytes, digits: 2),
+      let minute = Self.number(&bytes, digits: 2), let second = Self.number(&bytes, digits: 2),
       let time = LocalTime(hour: hour, minute: minute, second: second)
     else { return nil }
     let local = LocalDateTime(date, time)
-    if bytes.count == 16 {
-      guard bytes[15] == UInt8(ascii: "Z") || bytes[15] == UInt8(ascii: "z") else { return nil }
-      return .utc(local)
+    if count == 16 {
+      guard let last = bytes.next(), last == UInt8(ascii: "Z") || last == UInt8(ascii: "z") else {
+        return nil
+      }
+      self = .utc(local)
     } else if let tzid, !tzid.isEmpty {
-      return .zoned(local, tzid: tzid)
+      self = .zoned(local, tzid: tzid)
     } else {
-      return .floating(local)
+      self = .floating(local)
     }
   }
 
@@ -85,17 +77,19 @@ public enum DateTimeValue: Hashable, Sendable {
     }
   }
 
-  private static func date(_ bytes: UnsafeBufferPointer<UInt8>) -> LocalDate? {
-    guard let year = number(bytes[0..<4]), let month = number(bytes[4..<6]),
-      let day = number(bytes[6..<8])
+  private static func date(_ bytes: inout String.UTF8View.Iterator) -> LocalDate? {
+    guard let year = number(&bytes, digits: 4), let month = number(&bytes, digits: 2),
+      let day = number(&bytes, digits: 2)
     else { return nil }
     return LocalDate(year: year, month: month, day: day)
   }
 
-  private static func number(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+  private static func number(_ bytes: inout String.UTF8View.Iterator, digits: Int) -> Int? {
     var value = 0
-    for byte in digits {
-      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+    for _ in 0..<digits {
+      guard let byte = bytes.next(), byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
+        return nil
+      }
       value = value * 10 + Int(byte - UInt8(ascii: "0"))
     }
     return value

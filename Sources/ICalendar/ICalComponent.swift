@@ -1,4 +1,4 @@
-/// One iCalendar component (VCALENDAR, VEVENT, VALARM, ...) copied out of libical into plain values.
+/// One iCalendar component (VCALENDAR, VEVENT, VALARM, ...) as plain values.
 public struct ICalComponent: Equatable, Sendable {
   /// The component name in upper case, such as `VEVENT`.
   public var name: String
@@ -6,8 +6,13 @@ public struct ICalComponent: Equatable, Sendable {
   public var properties: [ICalProperty]
   /// The child components in document order.
   public var components: [ICalComponent]
-  /// The physical line (1-based) of the component's `BEGIN` line in the parsed text, if known.
+  /// The physical line (1-based) of the component's `BEGIN` line in the text read, if known.
   public var line: Int?
+  /// The bytes it was read from: from its BEGIN line's first byte to its END line's last
+  /// (line break excluded), if it was read from text.
+  public var sourceRange: Range<Int>?
+  /// Notes about lines inside it that were no content line and could not be read.
+  public var unreadable: [String] = []
 
   /// Creates a component.
   public init(
@@ -18,6 +23,13 @@ public struct ICalComponent: Equatable, Sendable {
     self.properties = properties
     self.components = components
     self.line = line
+  }
+
+  /// Equal in name, properties, children, BEGIN line and unreadable lines, wherever in the
+  /// text they were read from.
+  public static func == (a: ICalComponent, b: ICalComponent) -> Bool {
+    a.name == b.name && a.properties == b.properties && a.components == b.components
+      && a.line == b.line && a.unreadable == b.unreadable
   }
 
   /// Moves the component out, leaving an empty one in its place: the caller then holds the only
@@ -79,20 +91,6 @@ public struct ICalComponent: Equatable, Sendable {
 }
 
 extension ICalComponent {
-  /// What libical dropped from this component's own properties while parsing, as its
-  /// X-LIC-ERROR notes say; a dropped empty value carried nothing and is left out.
-  public var libicalLosses: [String] {
-    // Asked of every component read: a plain loop builds nothing when there is no loss.
-    var losses: [String] = []
-    let name = "X-LIC-ERROR"
-    for property in properties where property.name.utf8.count == name.utf8.count {
-      guard property.name == name else { continue }
-      let text = property.text
-      if !text.hasPrefix("No value for ") { losses.append(text) }
-    }
-    return losses
-  }
-
   /// The IANA zone Google's X-WR-TIMEZONE names on a VCALENDAR, if it is one this system knows.
   public var calendarTimeZone: String? {
     property("X-WR-TIMEZONE").flatMap { TimeZoneNames.ianaIdentifier(forTZID: $0.text) }

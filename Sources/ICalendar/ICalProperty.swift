@@ -26,6 +26,8 @@ public struct ICalProperty: Equatable, Sendable {
   public var parameters: [ICalParameter]
   /// The value text as it appears in iCalendar (TEXT values keep their backslash escapes).
   public var value: String
+  /// Where its content line starts in the text it was read from; -1 when it was not read.
+  private var storedOffset = -1
 
   /// Creates a property from its raw (already escaped) value text.
   public init(_ name: String, _ value: String, parameters: [ICalParameter] = []) {
@@ -34,11 +36,22 @@ public struct ICalProperty: Equatable, Sendable {
     self.parameters = parameters
   }
 
-  /// Creates a property whose name is already upper case (the readers' fast path).
-  init(uppercasedName name: String, _ value: String, parameters: [ICalParameter]) {
+  /// Creates a property read from text, whose name is already upper case.
+  init(uppercasedName name: String, _ value: String, parameters: [ICalParameter], sourceOffset: Int)
+  {
     self.name = name
     self.value = value
     self.parameters = parameters
+    storedOffset = sourceOffset
+  }
+
+  /// The byte offset where its content line starts in the text it was read from (see
+  /// ``SourceMap``), or nil when it was made in memory.
+  public var sourceOffset: Int? { storedOffset < 0 ? nil : storedOffset }
+
+  /// Equal in name, parameters and value, wherever they were read from.
+  public static func == (a: ICalProperty, b: ICalProperty) -> Bool {
+    a.name == b.name && a.parameters == b.parameters && a.value == b.value
   }
 
   /// Creates a TEXT property, escaping the text per RFC 5545 §3.3.11.

@@ -1,31 +1,26 @@
-/// Reads iCalendar text into ``ICalComponent`` values in Swift, in one pass over the bytes.
+/// Reads iCalendar bytes into ``ICalComponent`` trees with the ``ContentLineLexer``: the one
+/// reader behind `upcoming`, `convert` and `validate`.
 ///
-/// The fast path for reading many or large calendars (`alarmcal upcoming`): libical's parser
-/// spends about 33 µs and 7 KB per event building a tree that is then copied out, while this
-/// reader builds the Swift values directly. It reads content lines per RFC 5545 §3.1 (CRLF or
-/// bare LF line ends, unfolding of a line end followed by one space or tab, a UTF-8 byte order
-/// mark) and keeps every value exactly as written, for the value types' own parsers to read.
-/// A line it cannot read becomes an `X-LIC-ERROR` property of its component, as libical marks
-/// what it drops, so ``ICalComponent/libicalLosses`` reports both readers' losses alike.
+/// Components nest by their BEGIN and END lines, as libical nests them: an END closes the
+/// innermost open component, or, when it names an open ancestor, that ancestor and what is open
+/// inside it; components still open at the end of the data are closed there. Every property
+/// keeps its value exactly as written and where its line starts, so ``SourceMap`` can place
+/// each of its parts. A line that is no content line becomes a note in
+/// ``ICalComponent/unreadable`` of the component it was in.
 public enum ICalendarReader {
-  /// The top-level components of `bytes` (UTF-8), each with the physical line of its BEGIN.
-  ///
-  /// An END naming an open ancestor closes the components inside it; an END naming no open
-  /// component is noted as lost; components still open at the end of the data are closed there.
+  /// The top-level components of `bytes` (UTF-8); throws when the data is not iCalendar at all
+  /// (no BEGIN line, a NUL byte) or nests deeper than ``ComponentNesting/maximumDepth``.
   public static func read(_ bytes: [UInt8]) throws(ICalendarSyntaxError) -> [ICalComponent] {
     try read(bytes) { child, _, _ in child }
   }
 
   /// Reads like ``read(_:)``, but hands each child of a top-level component (the VEVENTs,
-  /// VTODOs and VTIMEZONEs of a VCALENDAR) to `visit` as soon as it is complete, with its
-  /// parent as read so far; the child stays in the returned tree only if `visit` gives it back.
-  /// A caller can so use each event and let it go, and the whole tree of a large calendar never
-  /// sits in memory.
-  ///
-  /// ``ChildSource`` says where the child came from, so ``readChild(_:from:)`` can read it again.
+  /// VTODOs and VTIMEZONEs of a VCALENDAR) to `visit` as soon as it is complete, with the index
+  /// of its top-level component and that component as read so far; the child stays in the tree
+  /// only if `visit` gives it back. A caller can so use each event and let it go.
   public static func read(
     _ bytes: [UInt8],
-    visit: (_ child: consuming ICalComponent, ChildSource, _ parent: ICalComponent) ->
+    visit: (_ child: consuming ICalComponent, _ rootIndex: Int, _ root: ICalComponent) ->
       ICalComponent?
   ) throws(ICalendarSyntaxError) -> [ICalComponent] {
     if let nul = bytes.firstIndex(of: 0) {
@@ -33,286 +28,352 @@ public enum ICalendarReader {
         line: bytes[..<nul].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) },
         message: "contains a NUL byte: this is not iCalendar text")
     }
-    let roots = withoutActuallyEscaping(visit) { visit in
-      bytes.withUnsafeBufferPointer { buffer in
-        var tree = TreeBuilder(visit: visit)
-        var lines = UnfoldedLines(buffer)
-        while tree.tooDeepAt == nil, let line = lines.next() { tree.add(line, buffer: buffer) }
-        return (tree.finish(at: buffer.count), tree.tooDeepAt)
-      }
+    let (roots, tooDeepAt) = withoutActuallyEscaping(visit) { visit in
+      var builder = TreeBuilder(bytes: bytes, lint: false, scope: .everything, visit: visit)
+      builder.run()
+      return (builder.roots, builder.tooDeepAt)
     }
-    if let line = roots.1 { throw ComponentNesting.tooDeep(line: line) }
-    guard !roots.0.isEmpty else {
+    if let line = tooDeepAt { throw ComponentNesting.tooDeep(line: line) }
+    guard !roots.isEmpty else {
       throw ICalendarSyntaxError(line: 1, message: "no BEGIN line: this is not iCalendar data")
     }
-    return roots.0
+    return roots
   }
 
-  /// Reads one child again, from the bytes ``read(_:visit:)`` read it from: the same component,
-  /// with the same line numbers and the same notes of what could not be read.
-  public static func readChild(_ bytes: [UInt8], from source: ChildSource) -> ICalComponent? {
-    guard source.range.lowerBound >= 0, source.range.upperBound <= bytes.count else { return nil }
-    return bytes.withUnsafeBufferPointer { whole in
-      let buffer = UnsafeBufferPointer(rebasing: whole[..<source.range.upperBound])
-      // The child's parent is open around it, as it was, so an END naming the parent closes
-      // both, exactly as in the first reading.
-      var tree = TreeBuilder(visit: { child, _, _ in child })
-      tree.open(ICalComponent(source.rootName, line: nil), at: 0)
-      var lines = UnfoldedLines(buffer, from: source.range.lowerBound, line: source.line)
-      while tree.tooDeepAt == nil, let line = lines.next() { tree.add(line, buffer: buffer) }
-      return tree.finish(at: buffer.count).first?.components.first
-    }
+  /// The top-level components of `bytes` with only their own properties and their VTIMEZONE
+  /// children (the times a calendar's events are read in), and how many children each has;
+  /// nil when ``read(_:)`` would throw. Much cheaper than a full read: lines other than BEGIN
+  /// and END are passed over unread outside what is kept.
+  public static func calendarsAndZones(_ bytes: [UInt8]) -> CalendarOutline? {
+    guard !bytes.contains(0) else { return nil }
+    var counts: [Int: Int] = [:]
+    var builder = TreeBuilder(
+      bytes: bytes, lint: false, scope: .calendarsAndZones,
+      visit: { child, root, _ in
+        counts[root, default: 0] += 1
+        return child
+      })
+    builder.run()
+    guard builder.tooDeepAt == nil, !builder.roots.isEmpty else { return nil }
+    return CalendarOutline(
+      roots: builder.roots, childCounts: builder.roots.indices.map { counts[$0] ?? 0 })
+  }
+
+  /// Everything in `bytes`, however broken, for `validate`: the tree, every problem the lexer
+  /// found (`lint` ones included), and every problem with the nesting of components.
+  public static func document(_ bytes: [UInt8]) -> ICalendarDocument {
+    var builder = TreeBuilder(
+      bytes: bytes, lint: true, scope: .everything, visit: { child, _, _ in child })
+    builder.run()
+    let findings = builder.lexer.findings.enumerated().sorted {
+      ($0.element.position, $0.offset) < ($1.element.position, $1.offset)
+    }.map(\.element)
+    return ICalendarDocument(
+      components: builder.tooDeepAt == nil ? builder.roots : [], findings: findings,
+      structure: builder.problems, firstLine: builder.firstLine, source: SourceMap(bytes))
   }
 }
 
-/// Where a child of a top-level component lies in the text it was read from.
-public struct ChildSource: Sendable {
-  /// The bytes from the start of its BEGIN line to the end of the line that closed it.
-  public let range: Range<Int>
-  /// The physical line of its BEGIN.
+/// The top-level components of a file with their own properties and VTIMEZONEs only
+/// (``ICalendarReader/calendarsAndZones(_:)``).
+public struct CalendarOutline: Sendable {
+  /// The top-level components.
+  public let roots: [ICalComponent]
+  /// How many children each top-level component has (kept or not).
+  public let childCounts: [Int]
+}
+
+/// Why a text could not be read as iCalendar.
+public struct ICalendarSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The physical line (1-based) where the problem was found.
   public let line: Int
-  /// The name of the top-level component it belongs to, such as `VCALENDAR`.
-  public let rootName: String
-  /// That top-level component's position among the top-level components.
-  public let rootIndex: Int
+  /// What is wrong.
+  public let message: String
 
-  /// Describes where a child lies.
-  public init(range: Range<Int>, line: Int, rootName: String, rootIndex: Int) {
-    self.range = range
+  /// Creates an error.
+  public init(line: Int, message: String) {
     self.line = line
-    self.rootName = rootName
-    self.rootIndex = rootIndex
+    self.message = message
   }
+
+  /// `line N: message`.
+  public var description: String { "line \(line): \(message)" }
 }
 
-/// One logical line: its bytes (unfolded) and the physical line it starts on.
-private struct UnfoldedLine {
-  /// Where the line lies in the input when it was not folded.
-  var range: Range<Int>
-  /// The unfolded bytes when it was folded (then `range` is unused).
-  var unfolded: [UInt8]?
-  let number: Int
+/// A whole file as `validate` reads it.
+public struct ICalendarDocument: Sendable {
+  /// The top-level components (none when the nesting went too deep to be a calendar).
+  public let components: [ICalComponent]
+  /// The problems in content lines, in file order.
+  public let findings: [LineFinding]
+  /// The problems with BEGIN and END lines and with lines outside every component, in the
+  /// order met.
+  public let structure: [StructureProblem]
+  /// Where the first content line that could be read starts; nil when none could.
+  public let firstLine: SourcePosition?
+  /// Where the file's bytes lie, to place the parts of a property.
+  public let source: SourceMap
 }
 
-/// Splits bytes into unfolded content lines (RFC 5545 §3.1).
-private struct UnfoldedLines {
-  let bytes: UnsafeBufferPointer<UInt8>
-  var index: Int
-  var number = 1
+/// A problem with how components nest, where it was met.
+public struct StructureProblem: Equatable, Sendable {
+  /// What is wrong; names are as written in the file.
+  public enum Kind: Equatable, Sendable {
+    /// `END:name` closes nothing: no component is open.
+    case endWithoutBegin(name: String)
+    /// `END:name` names neither the open component `open` (BEGIN on `openLine`) nor any
+    /// component around it; it closes `open` all the same.
+    case mismatchedEnd(name: String, open: String, openLine: Int)
+    /// `BEGIN:name` is never closed; `closedBy` is the END of an outer component that closed
+    /// it (its name and line), nil when the data ended first.
+    case neverClosed(name: String, closedBy: (name: String, line: Int)?)
+    /// A BEGIN nested deeper than ``ComponentNesting/maximumDepth``; reading stopped there.
+    case tooDeep
+    /// A property outside every component (its name).
+    case outsideComponent(name: String)
 
-  init(_ bytes: UnsafeBufferPointer<UInt8>) {
-    self.bytes = bytes
-    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-    index = bytes.starts(with: bom) ? 3 : 0
-  }
-
-  /// Lines from `index`, which starts physical line `line`.
-  init(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int, line: Int) {
-    self.bytes = bytes
-    self.index = index
-    number = line
-  }
-
-  /// The end of the physical line starting at `start` (its CR LF or LF excluded) and where the
-  /// next physical line starts.
-  private func physicalLine(from start: Int) -> (end: Int, next: Int) {
-    var end = start
-    let count = bytes.count
-    while end < count && bytes[end] != 0x0A { end += 1 }
-    let next = end < count ? end + 1 : end
-    if end > start && bytes[end - 1] == 0x0D { end -= 1 }
-    return (end, next)
-  }
-
-  private func continues(at index: Int) -> Bool {
-    index < bytes.count && (bytes[index] == 0x20 || bytes[index] == 0x09)
-  }
-
-  mutating func next() -> UnfoldedLine? {
-    while index < bytes.count {
-      let startNumber = number
-      let start = index
-      var (end, next) = physicalLine(from: start)
-      number += 1
-      var unfolded: [UInt8]?
-      while continues(at: next) {
-        if unfolded == nil { unfolded = Array(bytes[start..<end]) }
-        let piece = physicalLine(from: next + 1)
-        unfolded?.append(contentsOf: bytes[(next + 1)..<piece.end])
-        end = piece.end
-        next = piece.next
-        number += 1
+    /// Equal in kind and in every name and line they carry.
+    public static func == (a: Kind, b: Kind) -> Bool {
+      switch (a, b) {
+      case (.endWithoutBegin(let x), .endWithoutBegin(let y)): x == y
+      case (.mismatchedEnd(let x1, let x2, let x3), .mismatchedEnd(let y1, let y2, let y3)):
+        x1 == y1 && x2 == y2 && x3 == y3
+      case (.neverClosed(let x, let xc), .neverClosed(let y, let yc)):
+        x == y && xc?.name == yc?.name && xc?.line == yc?.line
+      case (.tooDeep, .tooDeep): true
+      case (.outsideComponent(let x), .outsideComponent(let y)): x == y
+      default: false
       }
-      index = next
-      if unfolded == nil && end == start { continue }  // an empty line holds nothing
-      return UnfoldedLine(range: start..<end, unfolded: unfolded, number: startNumber)
     }
-    return nil
   }
+
+  /// What is wrong.
+  public let kind: Kind
+  /// Where: the name of the BEGIN or END line, or the value of a mismatched END.
+  public let position: SourcePosition
 }
 
-/// Splits one content line into name, parameters and value, and nests components.
+/// Builds the tree from the lexer's lines.
 private struct TreeBuilder {
-  var stack: [ICalComponent] = []
-  /// Where each open component's BEGIN line starts.
-  var starts: [Int] = []
-  var roots: [ICalComponent] = []
-  /// The line of a BEGIN nested deeper than ``ComponentNesting/maximumDepth``; reading stops.
-  var tooDeepAt: Int?
-  /// Given each completed child of a top-level component; what it returns is kept.
-  let visit: (consuming ICalComponent, ChildSource, ICalComponent) -> ICalComponent?
+  /// Which components keep their properties.
+  enum Scope {
+    case everything
+    /// Top-level components' own properties and VTIMEZONE subtrees only.
+    case calendarsAndZones
+  }
 
-  init(visit: @escaping (consuming ICalComponent, ChildSource, ICalComponent) -> ICalComponent?) {
+  let bytes: [UInt8]
+  var lexer: ContentLineLexer
+  let scope: Scope
+  let visit: (consuming ICalComponent, Int, ICalComponent) -> ICalComponent?
+  var roots: [ICalComponent] = []
+  var problems: [StructureProblem] = []
+  /// The line of a BEGIN nested deeper than ``ComponentNesting/maximumDepth``; reading stopped.
+  var tooDeepAt: Int?
+  /// Where the first content line that could be read starts.
+  var firstLine: SourcePosition?
+  /// The open components, with the BEGIN line as written and where it starts.
+  private var stack: [ICalComponent] = []
+  private var opened: [(written: String, line: Int, start: Int, keeps: Bool)] = []
+
+  init(
+    bytes: [UInt8], lint: Bool, scope: Scope,
+    visit: @escaping (consuming ICalComponent, Int, ICalComponent) -> ICalComponent?
+  ) {
+    self.bytes = bytes
+    lexer = ContentLineLexer(bytes, lint: lint)
+    self.scope = scope
     self.visit = visit
   }
 
-  mutating func open(_ component: ICalComponent, at start: Int) {
+  mutating func run() {
+    while tooDeepAt == nil, let line = lexer.next(structureOnly: !(opened.last?.keeps ?? true)) {
+      switch ContentLineParts.parse(line.bytes) {
+      case .success(let parts):
+        if firstLine == nil { firstLine = SourcePosition(line: line.number, column: 1) }
+        for (kind, offset) in parts.recovered {
+          lexer.noteRecovered(LineFinding(kind, at: lexer.position(in: line, offset)))
+        }
+        add(line, parts)
+      case .failure(let failure):
+        for (kind, offset) in failure.kinds {
+          lexer.noteLost(LineFinding(kind, at: lexer.position(in: line, offset)))
+        }
+        note("unreadable content line \(line.number): \(Self.printablePrefix(line.bytes))")
+      }
+    }
+    if tooDeepAt != nil {
+      stack.removeAll()
+      return
+    }
+    for open in opened.reversed() {
+      problems.append(
+        StructureProblem(
+          kind: .neverClosed(name: open.written, closedBy: nil),
+          position: SourcePosition(line: open.line, column: 1)))
+    }
+    while !stack.isEmpty { close(at: bytes.count) }
+  }
+
+  /// The start of a line, readable on one terminal line, for notes.
+  static func printablePrefix(_ bytes: ArraySlice<UInt8>) -> String {
+    String(
+      decoding: bytes.prefix(40).map { $0 < 0x20 || $0 == 0x7F ? 0x3F : $0 }, as: UTF8.self)
+  }
+
+  private mutating func add(_ line: ContentLineLexer.Line, _ parts: ContentLineParts) {
+    let text = line.bytes
+    let base = text.startIndex
+    let name = text[base..<(base + parts.nameEnd)]
+    if Self.spells(name, "BEGIN") {
+      let written = String(decoding: text[(base + parts.valueStart)...], as: UTF8.self)
+      begin(written, line: line)
+    } else if Self.spells(name, "END") {
+      let written = String(decoding: text[(base + parts.valueStart)...], as: UTF8.self)
+      end(written, line: line, parts: parts)
+    } else if stack.isEmpty {
+      problems.append(
+        StructureProblem(
+          kind: .outsideComponent(name: String(decoding: name, as: UTF8.self)),
+          position: SourcePosition(line: line.number, column: 1)))
+    } else if opened[opened.count - 1].keeps {
+      stack[stack.count - 1].properties.append(Self.property(line, parts))
+    }
+  }
+
+  /// Whether `name` spells `word` (upper case), ignoring ASCII case.
+  private static func spells(_ name: ArraySlice<UInt8>, _ word: StaticString) -> Bool {
+    guard name.count == word.utf8CodeUnitCount else { return false }
+    return word.withUTF8Buffer { wanted in
+      var index = name.startIndex
+      for byte in wanted {
+        if name[index] & 0xDF != byte { return false }
+        index += 1
+      }
+      return true
+    }
+  }
+
+  private mutating func begin(_ written: String, line: ContentLineLexer.Line) {
+    guard stack.count < ComponentNesting.maximumDepth else {
+      tooDeepAt = line.number
+      problems.append(
+        StructureProblem(kind: .tooDeep, position: SourcePosition(line: line.number, column: 1)))
+      return
+    }
+    var component = ICalComponent(written.trimmingSpaces(), line: line.number)
+    component.sourceRange = line.start..<line.end
+    let keeps =
+      switch scope {
+      case .everything: true
+      case .calendarsAndZones: stack.isEmpty || isInZone(component)
+      }
     stack.append(component)
-    starts.append(start)
+    opened.append((written, line.number, line.start, keeps))
   }
 
-  mutating func add(_ line: UnfoldedLine, buffer: UnsafeBufferPointer<UInt8>) {
-    if let unfolded = line.unfolded {
-      unfolded.withUnsafeBufferPointer {
-        add(ContentLineBytes($0, 0..<$0.count), line.number, line.range)
-      }
-    } else {
-      add(ContentLineBytes(buffer, line.range), line.number, line.range)
-    }
+  /// Whether a component opened now lies in a VTIMEZONE (is one, or is inside one).
+  private func isInZone(_ component: ICalComponent) -> Bool {
+    if stack.count == 1 { return component.name == "VTIMEZONE" }
+    return stack.count >= 2 && stack[1].name == "VTIMEZONE"
   }
 
-  private mutating func add(_ bytes: ContentLineBytes, _ number: Int, _ source: Range<Int>) {
-    guard let property = bytes.property() else {
-      lose("unreadable content line \(number): \(bytes.printablePrefix)")
+  private mutating func end(
+    _ written: String, line: ContentLineLexer.Line, parts: ContentLineParts
+  ) {
+    let name = written.trimmingSpaces().asciiUppercased
+    guard let top = stack.last else {
+      problems.append(
+        StructureProblem(
+          kind: .endWithoutBegin(name: written),
+          position: SourcePosition(line: line.number, column: 1)))
       return
     }
-    switch property.name {
-    case "BEGIN":
-      guard stack.count < ComponentNesting.maximumDepth else {
-        tooDeepAt = number
-        return
+    if top.name != name {
+      if stack.contains(where: { $0.name == name }) {
+        // The END closes an outer component: what is open inside it was never closed.
+        while let inner = stack.last, inner.name != name {
+          let open = opened[opened.count - 1]
+          problems.append(
+            StructureProblem(
+              kind: .neverClosed(name: open.written, closedBy: (written, line.number)),
+              position: SourcePosition(line: open.line, column: 1)))
+          close(at: line.end)
+        }
+      } else {
+        let open = opened[opened.count - 1]
+        problems.append(
+          StructureProblem(
+            kind: .mismatchedEnd(name: written, open: open.written, openLine: open.line),
+            position: lexer.position(in: line, parts.valueStart)))
       }
-      var component = ICalComponent(property.value.trimmingSpaces(), line: number)
-      // Room for a typical event's properties at once, rather than growing 1, 2, 4, 8.
-      component.properties.reserveCapacity(8)
-      open(component, at: source.lowerBound)
-    case "END":
-      end(property.value.trimmingSpaces().asciiUppercased, number, at: source.upperBound)
-    default:
-      guard !stack.isEmpty else { return }  // a property outside every component belongs nowhere
-      stack[stack.count - 1].properties.append(property)
     }
+    close(at: line.end)
   }
 
-  private mutating func end(_ name: String, _ number: Int, at end: Int) {
-    guard stack.contains(where: { $0.name == name }) else {
-      lose("END:\(name) on line \(number) closes no open component")
-      return
-    }
-    while let last = stack.popLast() {
-      attach(last, from: starts.removeLast(), to: end)
-      if last.name == name { return }
-    }
-  }
-
-  private mutating func attach(_ component: consuming ICalComponent, from start: Int, to end: Int) {
+  /// Closes the innermost open component, which ends at `end`.
+  private mutating func close(at end: Int) {
+    guard var component = stack.popLast() else { return }
+    let open = opened.removeLast()
+    component.sourceRange = open.start..<end
     switch stack.count {
     case 0:
       roots.append(component)
     case 1:
-      let source = ChildSource(
-        range: start..<end, line: component.line ?? 1, rootName: stack[0].name,
-        rootIndex: roots.count)
-      if let kept = visit(component, source, stack[0]) { stack[0].components.append(kept) }
+      // Outside the scope, a calendar's child is visited as an empty shell and not kept.
+      let kept = visit(component, roots.count, stack[0])
+      if open.keeps, let kept { stack[0].components.append(kept) }
     default:
       stack[stack.count - 1].components.append(component)
     }
   }
 
-  private mutating func lose(_ note: String) {
+  private mutating func note(_ text: String) {
     guard !stack.isEmpty else { return }
-    stack[stack.count - 1].properties.append(ICalProperty("X-LIC-ERROR", note))
+    stack[stack.count - 1].unreadable.append(text)
   }
 
-  /// Closes what is still open at `end`, the end of the data, and returns the roots.
-  mutating func finish(at end: Int) -> [ICalComponent] {
-    while let last = stack.popLast() { attach(last, from: starts.removeLast(), to: end) }
-    return roots
+  /// A property from a parsed line: name and parameter names upper-cased, values as written.
+  private static func property(_ line: ContentLineLexer.Line, _ parts: ContentLineParts)
+    -> ICalProperty
+  {
+    let text = line.bytes
+    let base = text.startIndex
+    var parameters: [ICalParameter] = []
+    if !parts.parameters.isEmpty {
+      parameters.reserveCapacity(parts.parameters.count)
+      for parameter in parts.parameters {
+        let name = uppercased(
+          text[(base + parameter.name.lowerBound)..<(base + parameter.name.upperBound)])
+        var value = ""
+        for (index, range) in parameter.values.enumerated() {
+          if index > 0 { value += "," }
+          value += String(
+            decoding: text[(base + range.lowerBound)..<(base + range.upperBound)], as: UTF8.self)
+        }
+        parameters.append(ICalParameter(uppercasedName: name, value))
+      }
+    }
+    return ICalProperty(
+      uppercasedName: uppercased(text[base..<(base + parts.nameEnd)]),
+      String(decoding: text[(base + parts.valueStart)...], as: UTF8.self),
+      parameters: parameters, sourceOffset: line.start)
+  }
+
+  /// An ASCII name upper-cased, without an intermediate array when it already is.
+  private static func uppercased(_ name: ArraySlice<UInt8>) -> String {
+    guard name.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) else {
+      return String(decoding: name, as: UTF8.self)
+    }
+    return String(decoding: name.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
   }
 }
 
-/// The bytes of one unfolded content line.
-private struct ContentLineBytes {
-  let bytes: UnsafeBufferPointer<UInt8>
-  let range: Range<Int>
-
-  init(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
-    self.bytes = bytes
-    self.range = range
-  }
-
-  /// The start of the line, readable on one terminal line, for loss notes.
-  var printablePrefix: String {
-    let prefix = bytes[range.lowerBound..<min(range.upperBound, range.lowerBound + 40)]
-    return String(decoding: prefix.map { $0 < 0x20 || $0 == 0x7F ? 0x3F : $0 }, as: UTF8.self)
-  }
-
-  /// `name *(";" param) ":" value`, RFC 5545 §3.1; nil when there is no name or no colon.
-  func property() -> ICalProperty? {
-    var index = range.lowerBound
-    let end = range.upperBound
-    guard let name = token(&index) else { return nil }
-    var parameters: [ICalParameter] = []
-    while index < end && bytes[index] == UInt8(ascii: ";") {
-      index += 1
-      guard let parameterName = token(&index), index < end, bytes[index] == UInt8(ascii: "=")
-      else { return nil }
-      index += 1
-      let valueStart = index
-      var quoted = false
-      while index < end {
-        let byte = bytes[index]
-        if byte == UInt8(ascii: "\"") {
-          quoted.toggle()
-        } else if !quoted && (byte == UInt8(ascii: ";") || byte == UInt8(ascii: ":")) {
-          break
-        }
-        index += 1
-      }
-      var valueRange = valueStart..<index
-      if valueRange.count >= 2, bytes[valueStart] == UInt8(ascii: "\""),
-        bytes[index - 1] == UInt8(ascii: "\"")
-      {
-        valueRange = (valueStart + 1)..<(index - 1)
-      }
-      parameters.append(ICalParameter(uppercasedName: parameterName, text(valueRange)))
-    }
-    guard index < end, bytes[index] == UInt8(ascii: ":") else { return nil }
-    return ICalProperty(
-      uppercasedName: name, text((index + 1)..<end), parameters: parameters)
-  }
-
-  /// An iana-token or x-name (letters, digits, hyphens), upper-cased; nil when empty.
-  private func token(_ index: inout Int) -> String? {
-    let start = index
-    var hasLowercase = false
-    while index < range.upperBound {
-      let byte = bytes[index]
-      if byte >= 0x61 && byte <= 0x7A {
-        hasLowercase = true
-      } else if !(byte >= 0x41 && byte <= 0x5A || byte >= 0x30 && byte <= 0x39 || byte == 0x2D) {
-        break
-      }
-      index += 1
-    }
-    guard index > start else { return nil }
-    guard hasLowercase else { return text(start..<index) }
-    return String(
-      decoding: bytes[start..<index].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 },
-      as: UTF8.self)
-  }
-
-  private func text(_ range: Range<Int>) -> String {
-    String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+extension String {
+  func trimmingSpaces() -> String {
+    guard let last = utf8.last, last == 0x20 || last == 0x09 else { return self }
+    var scalars = Substring(self)
+    while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
+    return String(scalars)
   }
 }

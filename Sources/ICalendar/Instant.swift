@@ -23,17 +23,16 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
 
   /// `YYYY-MM-DDTHH:MM:SSZ`.
   public var description: String {
-    String(asciiCount: Self.descriptionLength, writeDescription)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(20)
+    appendDescription(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// The length of ``description`` in bytes.
-  public static let descriptionLength = 20
-
-  /// Stores ``description``'s 20 ASCII bytes at `start`, for output written straight into
-  /// memory.
-  public func writeDescription(to start: UnsafeMutablePointer<UInt8>) {
-    utc.writeDescription(to: start)
-    start[LocalDateTime.descriptionLength] = UInt8(ascii: "Z")
+  /// Appends ``description``'s 20 ASCII bytes.
+  public func appendDescription(to bytes: inout [UInt8]) {
+    utc.appendDescription(to: &bytes)
+    bytes.append(UInt8(ascii: "Z"))
   }
 
   /// Orders by time.

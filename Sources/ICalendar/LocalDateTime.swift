@@ -148,28 +148,28 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
   /// `YYYY-MM-DDTHH:mm:ss`.
   public var description: String {
-    String(asciiCount: Self.descriptionLength, writeDescription)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(19)
+    appendDescription(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// The length of ``description`` in bytes.
-  public static let descriptionLength = 19
-
-  /// Stores ``description``'s 19 ASCII bytes at `start`, for output written straight into
-  /// memory (W3 writes three of these per firing).
-  public func writeDescription(to start: UnsafeMutablePointer<UInt8>) {
+  /// Appends ``description``'s 19 ASCII bytes (the year's last four digits), for output made of
+  /// many readings.
+  public func appendDescription(to bytes: inout [UInt8]) {
     let year = date.year % 10_000
-    writeTwoDigits(year / 100, start)
-    writeTwoDigits(year % 100, start + 2)
-    start[4] = UInt8(ascii: "-")
-    writeTwoDigits(date.month, start + 5)
-    start[7] = UInt8(ascii: "-")
-    writeTwoDigits(date.day, start + 8)
-    start[10] = UInt8(ascii: "T")
-    writeTwoDigits(time.hour, start + 11)
-    start[13] = UInt8(ascii: ":")
-    writeTwoDigits(time.minute, start + 14)
-    start[16] = UInt8(ascii: ":")
-    writeTwoDigits(time.second, start + 17)
+    appendTwoDigits(year / 100, to: &bytes)
+    appendTwoDigits(year % 100, to: &bytes)
+    bytes.append(UInt8(ascii: "-"))
+    appendTwoDigits(date.month, to: &bytes)
+    bytes.append(UInt8(ascii: "-"))
+    appendTwoDigits(date.day, to: &bytes)
+    bytes.append(UInt8(ascii: "T"))
+    appendTwoDigits(time.hour, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    appendTwoDigits(time.minute, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    appendTwoDigits(time.second, to: &bytes)
   }
 
   /// The RFC 5545 form `YYYYMMDDTHHMMSS` (without `Z`).
@@ -183,13 +183,6 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
   }
 }
 
-/// Stores `value` (0 ... 99) as two decimal digits at `start`.
-@inline(__always)
-private func writeTwoDigits(_ value: Int, _ start: UnsafeMutablePointer<UInt8>) {
-  start[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
-  start[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
-}
-
 /// Zero-pads a non-negative number to `width` digits.
 func pad(_ value: Int, _ width: Int) -> String {
   let digits = String(value)
@@ -197,53 +190,8 @@ func pad(_ value: Int, _ width: Int) -> String {
     ? digits : String(repeating: "0", count: width - digits.count) + digits
 }
 
-/// Writes wall-clock readings as ``LocalDateTime/description`` does, remembering the last
-/// day's ten date bytes: output in time order writes many readings of one day, and working a
-/// day number out into a calendar date is most of the cost of writing one.
-public struct ReadingWriter: Sendable {
-  private var day = Int64.min
-  /// The day's `YYYY-MM-DD`: eight bytes, then two.
-  private var date: (UInt64, UInt16) = (0, 0)
-  /// The last reading written and its `THH:MM:SS`, for a reading written twice in a row (an
-  /// instance's recurrence id and its start).
-  private var last = Int64.min
-  private var time: (UInt64, UInt8) = (0, 0)
-
-  /// A writer with nothing remembered.
-  public init() {}
-
-  /// Stores the reading `seconds` after 1970-01-01T00:00:00 as 19 ASCII bytes at `start`,
-  /// exactly ``LocalDateTime/writeDescription(to:)``'s bytes.
-  public mutating func write(
-    secondsSince1970 seconds: Int64, to start: UnsafeMutablePointer<UInt8>
-  ) {
-    let raw = UnsafeMutableRawPointer(start)
-    if seconds == last {
-      raw.storeBytes(of: date.0, as: UInt64.self)
-      raw.storeBytes(of: date.1, toByteOffset: 8, as: UInt16.self)
-      raw.storeBytes(of: time.0, toByteOffset: 10, as: UInt64.self)
-      start[18] = time.1
-      return
-    }
-    let days = (seconds >= 0 ? seconds : seconds - 86_399) / 86_400
-    if days == day {
-      raw.storeBytes(of: date.0, as: UInt64.self)
-      raw.storeBytes(of: date.1, toByteOffset: 8, as: UInt16.self)
-    } else {
-      LocalDateTime(secondsSince1970: days * 86_400).writeDescription(to: start)
-      day = days
-      date = (
-        raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
-      )
-    }
-    let time = Int(seconds - days * 86_400)
-    start[10] = UInt8(ascii: "T")
-    writeTwoDigits(time / 3600, start + 11)
-    start[13] = UInt8(ascii: ":")
-    writeTwoDigits(time / 60 % 60, start + 14)
-    start[16] = UInt8(ascii: ":")
-    writeTwoDigits(time % 60, start + 17)
-    last = seconds
-    self.time = (raw.loadUnaligned(fromByteOffset: 10, as: UInt64.self), start[18])
-  }
+/// Appends `value` (0 ... 99) as two decimal digits.
+func appendTwoDigits(_ value: Int, to bytes: inout [UInt8]) {
+  bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10))
+  bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
 }

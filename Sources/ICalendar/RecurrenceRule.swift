@@ -204,7 +204,8 @@ public struct RecurrenceRuleError: Error, Equatable, Sendable, CustomStringConve
   /// What is wrong.
   public let message: String
 
-  init(_ message: String) { self.message = message }
+  /// An error with this message.
+  public init(_ message: String) { self.message = message }
 
   /// The message.
   public var description: String { message }

@@ -21,20 +21,22 @@ public enum VTimezoneLibrary {
       icaltimezone_truncate_vtimezone(copy, from, icaltime_null_time(), 1)
       return Libical.take(icalcomponent_as_ical_string_r(copy))
     }
-    guard let text, var component = try? ICalendarParser.parse(text).first else {
+    guard let text, let component = try? ICalendarReader.read(Array(text.utf8)).first else {
       return fixedOffsetVTimezone(for: identifier)
     }
-    component.line = nil
-    component.properties = component.properties.map { property in
-      guard property.name == "TZID" else { return property }
-      return ICalProperty("TZID", identifier)
-    }
-    component.components = component.components.map { observance in
-      var observance = observance
-      observance.line = nil
-      return observance
-    }
-    return component
+    return detached(component, tzid: identifier)
+  }
+
+  /// The component as if made in memory (no lines, no offsets), with `tzid` as its TZID.
+  private static func detached(_ component: ICalComponent, tzid: String) -> ICalComponent {
+    ICalComponent(
+      component.name,
+      properties: component.properties.map { property in
+        property.name == "TZID"
+          ? ICalProperty("TZID", tzid)
+          : ICalProperty(property.name, property.value, parameters: property.parameters)
+      },
+      components: component.components.map { detached($0, tzid: tzid) })
   }
 
   /// A one-observance VTIMEZONE for a zone without daylight saving time (UTC, GMT, ...), which

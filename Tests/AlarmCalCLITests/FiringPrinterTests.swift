@@ -25,35 +25,55 @@ import Testing
     return schedule
   }
 
-  @Test(
-    "a window formatted in rounds on two threads gives the bytes of one firing at a time",
-    arguments: [FiringFormat.json, .ndjson])
-  func twoHalves(format: FiringFormat) throws {
+  /// Prints a month of the schedule's firings, more than one block of output, and returns the
+  /// text with the firings in the order printed.
+  private func printed(_ format: FiringFormat) throws -> (text: String, firings: [Firing]) {
     let zone = try #require(TimeZoneRules(identifier: "Europe/Berlin"))
     let from = Instant(secondsSince1970: 1_796_198_400)  // 2026-12-02T08:00:00Z
-    let to = from.adding(seconds: 30 * 86_400)
-    var oneByOne = try schedule()
-    let expected = CapturedText()
+    var schedule = try schedule()
+    let captured = CapturedText()
     var printer = FiringPrinter(
-      format: format, zone: zone, now: from, colour: false, sink: expected)
+      format: format, zone: zone, now: from, colour: false, sink: captured)
     printer.begin()
-    var count = 0
-    _ = oneByOne.firings(from: from, to: to, limit: nil) {
+    var firings: [Firing] = []
+    _ = schedule.firings(from: from, to: from.adding(seconds: 30 * 86_400), limit: nil) {
       printer.print($0)
-      count += 1
+      firings.append($0)
     }
     printer.end()
-    #expect(count > 8_000)
-    for (twoThreadsFrom, roundRun) in [(2, 8_192), (3, 1), (4_096, 8_192), (100, 777)] {
-      var windows = try schedule()
-      let captured = CapturedText()
-      var printer = FiringPrinter(
-        format: format, zone: zone, now: from, colour: false, sink: captured,
-        twoThreadsFrom: twoThreadsFrom, roundRun: roundRun)
-      printer.begin()
-      _ = windows.firingWindows(from: from, to: to, limit: nil) { printer.print($0) }
-      printer.end()
-      #expect(captured.text == expected.text, "\(twoThreadsFrom) \(roundRun)")
+    return (captured.text, firings)
+  }
+
+  @Test("output written in blocks is one well-formed JSON object per firing, in order")
+  func blocksKeepEveryFiring() throws {
+    let (text, firings) = try printed(.json)
+    #expect(firings.count > 8_000)
+    #expect(text.utf8.count > 1 << 20, "more than one block")
+    let array = try #require(
+      try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+    #expect(array.count == firings.count)
+    let berlin = try #require(TimeZoneRules(identifier: "Europe/Berlin"))
+    for (object, firing) in zip(array, firings) {
+      #expect(object["uid"] as? String == firing.uid)
+      #expect(object["summary"] as? String == firing.summary)
+      #expect(object["id"] as? String == firing.id.description)
+      #expect(object["trigger"] as? String == "\(firing.trigger)")
+      let local = berlin.local(at: firing.trigger)
+      let local19 = (object["local"] as? String)?.prefix(19)
+      #expect(local19.map(String.init) == "\(local.date)T\(local.time)")
     }
+    #expect(firings.allSatisfy { $0.summary?.hasSuffix("\", tab\tend") == true })
+  }
+
+  @Test("NDJSON gives the JSON array's objects, one per line")
+  func ndjsonMatchesJSON() throws {
+    let json = try printed(.json).text
+    let ndjson = try printed(.ndjson).text
+    let lines = ndjson.split(separator: "\n").map(String.init)
+    let objects = json.split(separator: "\n").dropFirst().dropLast().map {
+      String($0.dropFirst(2).hasSuffix(",") ? $0.dropFirst(2).dropLast() : $0.dropFirst(2))
+    }
+    #expect(lines.count > 8_000)
+    #expect(lines == objects)
   }
 }

@@ -1,6 +1,7 @@
 import AlarmCal
 import Foundation
 import ICalendar
+import LibicalReference
 import Testing
 
 /// The library used from many concurrent tasks gives the same results as used from one: parsing,
@@ -28,9 +29,8 @@ import Testing
     var result: [String] = []
     guard let rules = TimeZoneRules(identifier: zone) else { return "unknown zone \(zone)" }
     do {
-      let components = try ICalendarParser.parse(text)
-      var schedule = FiringSchedule(
-        inputs: [CalendarInput(name: name, components: components)], defaultZone: rules)
+      let components = try ICalendarReader.read(Array(text.utf8))
+      var schedule = try FiringSchedule.reading(text, name: name, zone: rules)
       result += schedule.warnings.map(\.description)
       _ = schedule.firings(
         from: testNow, to: testNow.adding(seconds: 3 * 86_400), limit: 64

@@ -21,7 +21,7 @@ import Testing
     var ids: [String] = []
     let late = schedule.firings(from: try instant(from), to: try instant(to), limit: limit) {
       lines.append("\($0.trigger) \($0.recurrenceID?.text ?? "-") r\($0.repeatIndex)")
-      ids.append($0.id)
+      ids.append($0.id.description)
     }
     return (lines, ids, (schedule.warnings + late).map(\.description), schedule.instancesExamined)
   }

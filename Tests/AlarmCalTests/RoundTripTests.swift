@@ -110,10 +110,9 @@ import Testing
   private func ringsByUID(_ text: String, zone: String, from: Instant, to: Instant) throws
     -> [String: Set<Instant>]
   {
-    let components = try ICalendarReader.read(Array(text.utf8))
-    var schedule = FiringSchedule(
-      inputs: [CalendarInput(name: "rings.ics", components: components)],
-      defaultZone: try #require(TimeZoneRules(identifier: zone)), includeAcknowledged: true)
+    var schedule = try FiringSchedule.reading(
+      text, name: "rings.ics", zone: try #require(TimeZoneRules(identifier: zone)),
+      includeAcknowledged: true)
     var rings: [String: Set<Instant>] = [:]
     _ = schedule.firings(from: from, to: to, limit: nil) {
       rings[$0.uid, default: []].insert($0.trigger)

@@ -1,5 +1,6 @@
 import Foundation
 import ICalendar
+import LibicalReference
 import Testing
 
 @testable import AlarmCal
@@ -11,11 +12,9 @@ import Testing
     _ fixture: String, from: String, to: String, tz: String = "Europe/Berlin",
     includeAcknowledged: Bool = false, limit: Int? = nil
   ) throws -> (firings: [String], warnings: [String]) {
-    let components = try ICalendarReader.read(Array(try fixtureText("schedule/\(fixture)").utf8))
-    var schedule = FiringSchedule(
-      inputs: [CalendarInput(name: fixture, components: components)],
-      defaultZone: try #require(TimeZoneRules(identifier: tz)),
-      includeAcknowledged: includeAcknowledged)
+    var schedule = try FiringSchedule.reading(
+      try fixtureText("schedule/\(fixture)"), name: fixture,
+      zone: try #require(TimeZoneRules(identifier: tz)), includeAcknowledged: includeAcknowledged)
     var lines: [String] = []
     let late = schedule.firings(from: try instant(from), to: try instant(to), limit: limit) {
       lines.append(
@@ -212,7 +211,7 @@ extension SchedulerTests {
 
 @Suite struct SchedulerLazinessTests {
   /// A calendar of `count` weekly series that started years ago.
-  private func calendar(count: Int) throws -> [ICalComponent] {
+  private func calendar(count: Int) -> String {
     var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n"
     for index in 0..<count {
       let day = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"][index % 7]
@@ -221,7 +220,7 @@ extension SchedulerTests {
       text += "RRULE:FREQ=WEEKLY;BYDAY=\(day)\r\nBEGIN:VALARM\r\nACTION:AUDIO\r\nTRIGGER:-PT5M\r\n"
       text += "END:VALARM\r\nEND:VEVENT\r\n"
     }
-    return try ICalendarReader.read(Array((text + "END:VCALENDAR\r\n").utf8))
+    return text + "END:VCALENDAR\r\n"
   }
 
   @Test("dense rules bound the window: 100 SECONDLY series look at minutes of instances, not days")
@@ -235,11 +234,7 @@ extension SchedulerTests {
     }
     let text =
       "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n" + events.joined() + "END:VCALENDAR\r\n"
-    var schedule = FiringSchedule(
-      inputs: [
-        CalendarInput(name: "dense.ics", components: try ICalendarReader.read(Array(text.utf8)))
-      ],
-      defaultZone: .utc)
+    var schedule = try FiringSchedule.reading(text, name: "dense.ics", zone: .utc)
     var firings: [Firing] = []
     _ = schedule.firings(from: testNow, to: nil, limit: 300) { firings.append($0) }
     #expect(firings.count == 300)
@@ -251,9 +246,9 @@ extension SchedulerTests {
 
   @Test("the next 64 firings of 2,000 weekly series look at a few days of instances, not years")
   func nextSixtyFour() throws {
-    var schedule = FiringSchedule(
-      inputs: [CalendarInput(name: "many.ics", components: try calendar(count: 2000))],
-      defaultZone: try #require(TimeZoneRules(identifier: "Europe/Berlin")))
+    var schedule = try FiringSchedule.reading(
+      calendar(count: 2000), name: "many.ics",
+      zone: try #require(TimeZoneRules(identifier: "Europe/Berlin")))
     var firings: [Firing] = []
     _ = schedule.firings(from: testNow, to: nil, limit: 64) { firings.append($0) }
     #expect(firings.count == 64)
@@ -263,15 +258,15 @@ extension SchedulerTests {
   }
 }
 
-/// The scheduler reads calendars with the Swift reader; libical's parser must agree with it.
+/// The scheduler reads calendars with the Swift reader; libical's parser must agree with it:
+/// a calendar read by libical and printed again schedules the same firings as the calendar.
 @Suite struct ReaderAgreementTests {
   private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
-  private func firings(_ components: [ICalComponent], _ name: String) throws -> [String] {
-    var schedule = FiringSchedule(
-      inputs: [CalendarInput(name: name, components: components)],
-      defaultZone: try #require(TimeZoneRules(identifier: "Europe/Berlin")),
+  private func firings(_ text: String, _ name: String) throws -> [String] {
+    var schedule = try FiringSchedule.reading(
+      text, name: name, zone: try #require(TimeZoneRules(identifier: "Europe/Berlin")),
       includeAcknowledged: true, workLimit: 20_000)
     var lines: [String] = []
     _ = schedule.firings(
@@ -295,17 +290,25 @@ extension SchedulerTests {
     #expect(try compareReaders(files) > 100)
   }
 
-  /// Compares the two readers' firings for each file libical can read; how many it compared.
+  /// The firings, or the error that refused the text.
+  private func outcome(_ text: String, _ name: String) -> [String] {
+    do { return try firings(text, name) } catch { return ["refused: \(error)"] }
+  }
+
+  /// Compares each file's firings with those of libical's reading of it, for each file libical
+  /// can read; how many it compared.
   private func compareReaders(_ files: [URL]) throws -> Int {
     var compared = 0
     for file in files {
       let name = file.lastPathComponent
       let bytes = [UInt8](try Data(contentsOf: file))
       guard let text = String(validating: bytes, as: UTF8.self),
-        let viaLibical = try? ICalendarParser.parse(text)
+        let viaLibical = try? LibicalReader.parse(text),
+        (try? ICalendarReader.read(bytes)) != nil
       else { continue }
-      let viaReader = try ICalendarReader.read(bytes)
-      #expect(try firings(viaReader, name) == firings(viaLibical, name), "\(name)")
+      let printed = viaLibical.map(ICalendarPrinter.print).joined()
+      // A file either reading refuses (no VCALENDAR) must be refused by both, for one reason.
+      #expect(outcome(text, name) == outcome(printed, name), "\(name)")
       compared += 1
     }
     return compared
@@ -335,11 +338,8 @@ extension SchedulerTests {
       END:VCALENDAR\r
 
       """
-    let schedule = FiringSchedule(
-      inputs: [
-        CalendarInput(name: "u.ics", components: try ICalendarReader.read(Array(text.utf8)))
-      ],
-      defaultZone: try #require(TimeZoneRules(identifier: "UTC")))
+    let schedule = try FiringSchedule.reading(
+      text, name: "u.ics", zone: try #require(TimeZoneRules(identifier: "UTC")))
     #expect(
       schedule.warnings.map(\.description) == [
         "u.ics:2: event \"u\": a line could not be read and is ignored (unreadable content line 8: this is no property)",
@@ -351,88 +351,24 @@ extension SchedulerTests {
   }
 }
 
-/// `FiringSchedule.read` builds each event's series as it is read; it must give exactly what
-/// building from the whole tree gives, however the calendar is ordered.
-@Suite struct EventByEventTests {
-  private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-
-  /// How a calendar is read: the whole tree first, event by event on one thread, or on two
-  /// threads, the reading one building some series (per `Prebuilding`) or none.
-  enum Way: CaseIterable {
-    case wholeTree, eventByEvent, pipelined, pipelinedPrebuildingAll, pipelinedPrebuildingNone
-  }
-
-  /// Firings (with ids) and warnings, built from the whole tree or event by event.
-  private func outcome(_ bytes: [UInt8], _ name: String, eventByEvent: Bool) throws -> [String] {
-    try outcome(bytes, name, way: eventByEvent ? .eventByEvent : .wholeTree)
-  }
-
-  private func outcome(
-    _ bytes: [UInt8], _ name: String, way: Way, from: String = "19900101T000000Z",
-    twoThreadsFrom: Int = 1_024
-  ) throws -> [String] {
-    let zone = try #require(TimeZoneRules(identifier: "America/New_York"))
-    var schedule = FiringSchedule(defaultZone: zone, includeAcknowledged: true, workLimit: 20_000)
-    switch way {
-    case .eventByEvent:
-      try schedule.read(bytes, file: name, pipelined: false)
-    case .pipelined:
-      try schedule.read(bytes, file: name, pipelined: true)
-    case .pipelinedPrebuildingAll:
-      try schedule.read(bytes, file: name, pipelined: true, prebuilding: .always)
-    case .pipelinedPrebuildingNone:
-      try schedule.read(bytes, file: name, pipelined: true, prebuilding: .never)
-    case .wholeTree:
-      schedule = FiringSchedule(
-        inputs: [CalendarInput(name: name, components: try ICalendarReader.read(bytes))],
-        defaultZone: zone, includeAcknowledged: true, workLimit: 20_000)
-    }
+/// `FiringSchedule.read` reads a calendar's zones first and then its events one at a time:
+/// wherever in the file zones, masters and overrides stand, the firings are the same.
+@Suite struct ReadingOrderTests {
+  /// Firings (with ids) and warnings of `text`, from `from` to 2030.
+  private func outcome(_ text: String, from: String = "19900101T000000Z") throws -> [String] {
+    var schedule = try FiringSchedule.reading(
+      text, name: "o.ics", zone: try #require(TimeZoneRules(identifier: "America/New_York")),
+      includeAcknowledged: true, workLimit: 20_000)
     var lines = schedule.warnings.map(\.description)
-    let late = schedule.firingWindows(
-      from: try instant(from), to: try instant("20300101T000000Z"), limit: 20_000,
-      twoThreadsFrom: twoThreadsFrom
-    ) { window in
-      window.forEach(in: 0..<window.count) {
-        lines.append("\($0.trigger) \($0.id) \($0.summary ?? "-")")
-      }
-    }
+    let late = schedule.firings(
+      from: try instant(from), to: try instant("20300101T000000Z"), limit: 20_000
+    ) { lines.append("\($0.trigger) \($0.id) \($0.summary ?? "-")") }
     return lines + late.map(\.description)
   }
 
-  @Test("the project's calendars give the same firings and warnings either way")
-  func everyCalendar() throws {
-    let names = projectCalendars(root: Self.root)
-    #expect(try compareWays(names.map { Self.root.appendingPathComponent($0) }) > 50)
-  }
-
-  @Test(
-    "the corpus gives the same firings and warnings either way",
-    .enabled(if: SharedCorpus.isPresent))
-  func everyCorpusCalendar() throws {
-    let files = try SharedCorpus.files().map { SharedCorpus.folder.appendingPathComponent($0) }
-    #expect(try compareWays(files) > 100)
-  }
-
-  /// Compares every way of reading for each calendar file; how many it compared.
-  private func compareWays(_ files: [URL]) throws -> Int {
-    var compared = 0
-    for file in files {
-      let name = file.lastPathComponent
-      let bytes = [UInt8](try Data(contentsOf: file))
-      guard
-        (try? ICalendarReader.read(bytes))?.contains(where: { $0.name == "VCALENDAR" }) == true
-      else { continue }
-      let expected = try outcome(bytes, name, way: .wholeTree)
-      for way in [Way.eventByEvent, .pipelinedPrebuildingAll] {
-        #expect(try outcome(bytes, name, way: way) == expected, "\(name) \(way)")
-      }
-      // Every window's series split between two threads, however few.
-      #expect(
-        try outcome(bytes, name, way: .wholeTree, twoThreadsFrom: 2) == expected, "\(name)")
-      compared += 1
-    }
-    return compared
+  /// Just the firings of `text`, in order.
+  private func firings(_ text: String) throws -> [String] {
+    try outcome(text).filter { $0.first?.isNumber == true }
   }
 
   private static let zone = """
@@ -460,78 +396,46 @@ extension SchedulerTests {
     + "DTSTART;TZID=Mine:20270111T100000\r\nSUMMARY:moved\r\nBEGIN:VALARM\r\nACTION:AUDIO\r\n"
     + "TRIGGER:-PT10M\r\nEND:VALARM\r\nEND:VEVENT\r\n"
 
-  @Test(
-    "overrides before or after their master, zones defined after the events, duplicates, several calendars",
-    arguments: [
-      // An override after its master: the master is read again with it.
-      "BEGIN:VCALENDAR\r\n" + zone + event("a") + event("b") + moved + "END:VCALENDAR\r\n",
-      // An override before its master, and a master without alarms whose override has one.
-      "BEGIN:VCALENDAR\r\n" + zone + moved + event("b") + event("a") + "END:VCALENDAR\r\n",
-      "BEGIN:VCALENDAR\r\n" + zone
-        + "BEGIN:VEVENT\r\nUID:a\r\nDTSTART;TZID=Mine:20270104T090000\r\nRRULE:FREQ=WEEKLY\r\nEND:VEVENT\r\n"
-        + moved + "END:VCALENDAR\r\n",
-      // The zone and the calendar's own zone come after the events that use them.
-      "BEGIN:VCALENDAR\r\n" + event("a") + event("b", start: "20270105T070000") + zone
-        + "X-WR-TIMEZONE:Asia/Tokyo\r\n"
-        + "BEGIN:VEVENT\r\nUID:f\r\nDTSTART:20270106T080000\r\nBEGIN:VALARM\r\nACTION:AUDIO\r\n"
-        + "TRIGGER:PT0S\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
-      "BEGIN:VCALENDAR\r\n"
-        + "BEGIN:VEVENT\r\nUID:f\r\nDTSTART:20270106T080000\r\nBEGIN:VALARM\r\nACTION:AUDIO\r\n"
-        + "TRIGGER:PT0S\r\nEND:VALARM\r\nEND:VEVENT\r\nX-WR-TIMEZONE:Asia/Tokyo\r\nEND:VCALENDAR\r\n",
-      // Duplicate UIDs, a broken line, and an override of an event closed by END:VCALENDAR.
-      "BEGIN:VCALENDAR\r\n" + zone + event("a", "no property\r\n")
-        + event("a", start: "20270105T090000")
-        + event("c", "DURATION:1H\r\n") + event("c") + moved + "END:VCALENDAR\r\n",
-      "BEGIN:VCALENDAR\r\n" + zone + moved
-        + "BEGIN:VEVENT\r\nUID:a\r\nDTSTART;TZID=Mine:20270104T090000\r\nRRULE:FREQ=WEEKLY\r\n"
-        + "BEGIN:VALARM\r\nACTION:AUDIO\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\nEND:VCALENDAR\r\n",
-      // Two calendars, the same UID in each, zones in the second only.
-      "BEGIN:VCALENDAR\r\n" + event("a") + "END:VCALENDAR\r\nBEGIN:VCALENDAR\r\n" + zone
-        + event("a")
-        + moved + "END:VCALENDAR\r\n",
-    ])
-  func orderings(text: String) throws {
-    let bytes = Array(text.utf8)
-    let expected = try outcome(bytes, "o.ics", way: .wholeTree)
-    #expect(expected.contains { $0.contains("Z ") })
-    for way in Way.allCases.dropFirst() {
-      #expect(try outcome(bytes, "o.ics", way: way) == expected, "\(way)")
-    }
+  @Test("overrides before or after their master give the same firings")
+  func overrideOrder() throws {
+    let after =
+      "BEGIN:VCALENDAR\r\n" + Self.zone + Self.event("a") + Self.event("b") + Self.moved
+      + "END:VCALENDAR\r\n"
+    let before =
+      "BEGIN:VCALENDAR\r\n" + Self.zone + Self.moved + Self.event("b") + Self.event("a")
+      + "END:VCALENDAR\r\n"
+    let firings = try firings(after)
+    #expect(firings.count == 8)  // two weekly series of four; a's moved one rings 10 minutes early
+    #expect(firings.contains { $0.hasSuffix(" moved") })
+    #expect(try self.firings(before).sorted() == firings.sorted())
   }
 
-  @Test("a large calendar read and scheduled on two threads gives what one thread gives")
-  func largeCalendarOnTwoThreads() throws {
-    // 3,000 events in several calendars, with overrides before and after their masters,
-    // duplicate UIDs and a zone defined after events, so batches cross every case. The same
-    // UID in two calendars of one file makes series of equal rank firing at one instant, and
-    // every fifth event has two alarms at one instant: ties within a half and across halves.
-    let secondAlarm =
-      "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:x\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\n"
-    var text = ""
-    for calendar in 0..<3 {
-      text += "BEGIN:VCALENDAR\r\n" + (calendar == 1 ? "" : Self.zone)
-      for index in 0..<1_000 {
-        let uid = "e\(index % 900)"
-        if index % 97 == 0 {
-          text += Self.moved.replacingOccurrences(of: "UID:a", with: "UID:\(uid)")
-        }
-        text += Self.event(
-          uid, index % 5 == 0 ? secondAlarm : "",
-          start: "2027010\(index % 7 + 1)T0\(index % 10)0000")
-      }
-      text += (calendar == 1 ? Self.zone : "") + "END:VCALENDAR\r\n"
-    }
-    let bytes = Array(text.utf8)
-    let from = "20261201T000000Z"
-    let expected = try outcome(bytes, "big.ics", way: .wholeTree, from: from, twoThreadsFrom: .max)
-    #expect(expected.count > 3_000)
-    for way in Way.allCases {
-      for twoThreadsFrom in [2, 1_024] {
-        #expect(
-          try outcome(bytes, "big.ics", way: way, from: from, twoThreadsFrom: twoThreadsFrom)
-            == expected, "\(way) \(twoThreadsFrom)")
-      }
-    }
+  @Test("a zone and X-WR-TIMEZONE defined after the events that use them are used for them")
+  func zonesAfterEvents() throws {
+    let floating =
+      "BEGIN:VEVENT\r\nUID:f\r\nDTSTART:20270106T080000\r\nBEGIN:VALARM\r\nACTION:AUDIO\r\n"
+      + "TRIGGER:PT0S\r\nEND:VALARM\r\nEND:VEVENT\r\n"
+    let late =
+      "BEGIN:VCALENDAR\r\n" + Self.event("a") + Self.event("b", start: "20270105T070000")
+      + floating + Self.zone + "X-WR-TIMEZONE:Asia/Tokyo\r\nEND:VCALENDAR\r\n"
+    let early =
+      "BEGIN:VCALENDAR\r\nX-WR-TIMEZONE:Asia/Tokyo\r\n" + Self.zone + Self.event("a")
+      + Self.event("b", start: "20270105T070000") + floating + "END:VCALENDAR\r\n"
+    #expect(try outcome(late) == outcome(early))
+    // 09:00 in the file's own +05:30 zone, and the floating 08:00 in Tokyo.
+    #expect(try firings(late).first?.hasPrefix("2027-01-04T03:25:00Z") == true)
+    #expect(try firings(late).contains { $0.hasPrefix("2027-01-05T23:00:00Z") })
+  }
+
+  @Test("two calendars in one file each read their own zones; the same UID in each is two series")
+  func severalCalendars() throws {
+    let text =
+      "BEGIN:VCALENDAR\r\n" + Self.event("a") + "END:VCALENDAR\r\nBEGIN:VCALENDAR\r\n" + Self.zone
+      + Self.event("a") + Self.moved + "END:VCALENDAR\r\n"
+    let lines = try outcome(text)
+    // The first calendar has no zone named Mine: its event is reported and does not ring.
+    #expect(lines.first?.contains("time zone \"Mine\" is unknown") == true)
+    #expect(try firings(text).count == 4)
   }
 
   @Test("a file that cannot be read adds nothing, and says why with its line")

@@ -1,3 +1,4 @@
+import AlarmCal
 import Foundation
 import ICalendar
 import Testing
@@ -79,5 +80,18 @@ func projectCalendars(root: URL) -> [String] {
       SharedCorpus.isPresent, "ALARMCAL_REQUIRE_CORPUS=1 but \(SharedCorpus.folder.path) is missing"
     )
     _ = try SharedCorpus.files()
+  }
+}
+
+extension FiringSchedule {
+  /// A schedule of one calendar's text, as `upcoming` reads a file.
+  static func reading(
+    _ text: String, name: String, zone: TimeZoneRules, includeAcknowledged: Bool = false,
+    workLimit: Int = 1_000_000
+  ) throws -> FiringSchedule {
+    var schedule = FiringSchedule(
+      defaultZone: zone, includeAcknowledged: includeAcknowledged, workLimit: workLimit)
+    try schedule.read(Array(text.utf8), file: name)
+    return schedule
   }
 }

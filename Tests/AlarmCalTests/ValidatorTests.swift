@@ -1,6 +1,7 @@
 import AlarmCal
 import Foundation
 import ICalendar
+import LibicalReference
 import Testing
 
 @Suite struct ValidatorTests {
@@ -310,7 +311,7 @@ import Testing
     for name in files {
       let bytes = [UInt8](try Data(contentsOf: corpus.appendingPathComponent(name)))
       guard let text = String(validating: bytes, as: UTF8.self),
-        let components = try? ICalendarParser.parse(text)
+        let components = try? LibicalReader.parse(text)
       else { continue }
       let lineCount = bytes.filter { $0 == 10 }.count + 1
       let diagnostics = Validator.validate(bytes, file: name).filter { $0.severity != .note }

@@ -1,5 +1,6 @@
 import Foundation
 import ICalendar
+import LibicalReference
 import Testing
 
 @Suite struct ParserTests {
@@ -33,7 +34,7 @@ import Testing
 
   @Test("components carry the physical line of their BEGIN, folded lines counted")
   func lineNumbers() throws {
-    let calendars = try ICalendarParser.parse(try fixture("lines.ics"))
+    let calendars = try LibicalReader.parse(try fixture("lines.ics"))
     let calendar = try #require(calendars.first)
     #expect(calendar.line == 1)
     let events = calendar.components(named: "VEVENT")
@@ -44,7 +45,7 @@ import Testing
 
   @Test("libical's X-LIC-ERROR notes stay as properties so import can report them")
   func licErrors() throws {
-    let calendars = try ICalendarParser.parse(try fixture("lines.ics"))
+    let calendars = try LibicalReader.parse(try fixture("lines.ics"))
     let second = try #require(calendars.first?.components(named: "VEVENT").last)
     #expect(second.property("X-LIC-ERROR") != nil)
     #expect(second.property("DTEND") == nil)
@@ -53,7 +54,7 @@ import Testing
   @Test("several VCALENDARs in one text come back as several components")
   func severalCalendars() throws {
     let one = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:a\r\nEND:VCALENDAR\r\n"
-    let calendars = try ICalendarParser.parse(
+    let calendars = try LibicalReader.parse(
       one + one.replacingOccurrences(of: "PRODID:a", with: "PRODID:b"))
     #expect(calendars.map(\.name) == ["VCALENDAR", "VCALENDAR"])
     #expect(calendars.map { $0.property("PRODID")?.value } == ["a", "b"])
@@ -65,7 +66,7 @@ import Testing
     #expect(
       throws: ICalendarSyntaxError(line: 1, message: "no BEGIN line: this is not iCalendar data")
     ) {
-      try ICalendarParser.parse("hello\nworld\n")
+      try LibicalReader.parse("hello\nworld\n")
     }
   }
 
@@ -75,15 +76,15 @@ import Testing
       throws: ICalendarSyntaxError(
         line: 2, message: "contains a NUL byte: this is not iCalendar text")
     ) {
-      try ICalendarParser.parse("BEGIN:VCALENDAR\r\nX\0Y\r\nEND:VCALENDAR\r\n")
+      try LibicalReader.parse("BEGIN:VCALENDAR\r\nX\0Y\r\nEND:VCALENDAR\r\n")
     }
   }
 
   @Test("printing reaches a fixed point: parse, print, parse, print gives the same text")
   func fixedPoint() throws {
-    let first = try ICalendarParser.parse(try fixture("lines.ics"))
+    let first = try LibicalReader.parse(try fixture("lines.ics"))
     let printed = ICalendarPrinter.print(try #require(first.first))
-    let second = try ICalendarParser.parse(printed)
+    let second = try LibicalReader.parse(printed)
     let reprinted = ICalendarPrinter.print(try #require(second.first))
     #expect(printed == reprinted)
   }
@@ -99,7 +100,7 @@ import Testing
     #expect(text.hasSuffix("\r\n"))
     #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
     for line in lines { #expect(line.utf8.count <= 75, "line over 75 octets: \(line)") }
-    let back = try ICalendarParser.parse(text)
+    let back = try LibicalReader.parse(text)
     #expect(back.first?.property("SUMMARY")?.text == label)
   }
 
@@ -110,7 +111,7 @@ import Testing
       "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:a\r\n"
       + "BEGIN:VLOCATION\r\nUID:l\r\nEND:VLOCATION\r\nBEGIN:PARTICIPANT\r\nUID:p\r\n"
       + "END:PARTICIPANT\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-    let event = try #require(try ICalendarParser.parse(text).first?.components.first)
+    let event = try #require(try LibicalReader.parse(text).first?.components.first)
     #expect(event.components.map(\.name) == ["VLOCATION", "PARTICIPANT"])
     #expect(event.components.map(\.line) == [6, 9])
   }
@@ -119,7 +120,7 @@ import Testing
   func byteOrderMark() throws {
     let text =
       "\u{FEFF}BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:a\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-    let calendar = try #require(try ICalendarParser.parse(text).first)
+    let calendar = try #require(try LibicalReader.parse(text).first)
     #expect(calendar.line == 1)
     #expect(calendar.components.first?.line == 4)
   }

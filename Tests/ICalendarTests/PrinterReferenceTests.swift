@@ -1,5 +1,6 @@
 import Foundation
 import ICalendar
+import LibicalReference
 import Testing
 
 /// The Swift printer against libical's (``LibicalReferencePrinter``): the same bytes for every

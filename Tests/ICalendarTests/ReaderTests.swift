@@ -1,4 +1,5 @@
 import ICalendar
+import LibicalReference
 import Testing
 
 /// The Swift reader: content lines per RFC 5545 §3.1, nesting, and what it cannot read.
@@ -38,18 +39,30 @@ import Testing
     #expect(property.text == "v:w;x,y")
   }
 
-  @Test("a line that is no content line, or a stray END, becomes an X-LIC-ERROR note")
+  @Test(
+    "a line that is no content line becomes a note; an END naming nothing open closes the innermost, as libical nests it"
+  )
   func losses() throws {
     let text =
       "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nSUMMARY no colon\r\n;X=1:y\r\nEND:VTODO\r\nUID:1\r\n"
       + "END:VEVENT\r\nEND:VCALENDAR\r\n"
-    let event = try #require(try read(text).first?.components.first)
+    let calendar = try #require(try read(text).first)
+    let event = try #require(calendar.components.first)
     #expect(
-      event.libicalLosses == [
+      event.unreadable == [
         "unreadable content line 3: SUMMARY no colon", "unreadable content line 4: ;X=1:y",
-        "END:VTODO on line 5 closes no open component",
       ])
-    #expect(event.property("UID")?.value == "1")
+    // END:VTODO closed the VEVENT, so UID:1 belongs to the VCALENDAR, which END:VEVENT closed.
+    #expect(event.property("UID") == nil)
+    #expect(calendar.property("UID")?.value == "1")
+    // validate reads the same tree, and says what is wrong with it.
+    let problems = ICalendarReader.document(Array(text.utf8)).structure.map(\.kind)
+    #expect(
+      problems == [
+        .mismatchedEnd(name: "VTODO", open: "VEVENT", openLine: 2),
+        .mismatchedEnd(name: "VEVENT", open: "VCALENDAR", openLine: 1),
+        .endWithoutBegin(name: "VCALENDAR"),
+      ])
   }
 
   @Test("an END closes what is open inside it; what is open at the end closes there")
@@ -64,7 +77,7 @@ import Testing
   }
 
   @Test(
-    "read event by event, each child is handed over once complete, and reads again from its source exactly as it was read",
+    "read event by event, each child is handed over once complete, with the bytes it was read from",
     arguments: [
       "BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nTZID:x\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:a\r\n"
         + "SUMMARY:fol\r\n ded\r\nBEGIN:VALARM\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\nEND:VEVENT\r\n"
@@ -77,19 +90,22 @@ import Testing
   func childByChild(text: String) throws {
     let bytes = Array(text.utf8)
     let whole = try ICalendarReader.read(bytes)
-    var handed: [(ICalComponent, ChildSource)] = []
-    let kept = try ICalendarReader.read(bytes) { child, source, parent in
-      #expect(parent.name == whole[source.rootIndex].name)
+    var handed: [(ICalComponent, Int)] = []
+    let kept = try ICalendarReader.read(bytes) { child, root, parent in
+      #expect(parent.name == whole[root].name)
       let copy = copy child
-      handed.append((copy, source))
+      handed.append((copy, root))
       return copy
     }
     #expect(kept == whole)
     let children = whole.flatMap(\.components)
     #expect(handed.map(\.0) == children)
-    for (child, source) in handed {
-      #expect(source.line == child.line)
-      #expect(ICalendarReader.readChild(bytes, from: source) == child)
+    for (child, _) in handed {
+      // Its bytes run from its BEGIN line to the line that closed it.
+      let range = try #require(child.sourceRange)
+      let source = String(decoding: bytes[range], as: UTF8.self)
+      #expect(source.hasPrefix("BEGIN:\(child.name)"))
+      #expect(child.line == bytes[..<range.lowerBound].filter { $0 == 0x0A }.count + 1)
     }
     // A child not given back is left out of its parent.
     let bare = try ICalendarReader.read(bytes) { _, _, _ in nil }
@@ -123,14 +139,14 @@ import Testing
     let fits =
       String(repeating: "BEGIN:X\r\n", count: depth) + String(repeating: "END:X\r\n", count: depth)
     #expect(try read(fits).count == 1)
-    #expect(try ICalendarParser.parse(fits).count == 1)
+    #expect(try LibicalReader.parse(fits).count == 1)
     for count in [depth + 1, 100_000] {
       let deep =
         String(repeating: "BEGIN:X\r\n", count: count)
         + String(repeating: "END:X\r\n", count: count)
       let error = ComponentNesting.tooDeep(line: depth + 1)
       #expect(throws: error) { try read(deep) }
-      #expect(throws: error) { try ICalendarParser.parse(deep) }
+      #expect(throws: error) { try LibicalReader.parse(deep) }
     }
     // END lines close levels: siblings at the deepest level are fine.
     let siblings =
@@ -138,14 +154,14 @@ import Testing
       + String(repeating: "BEGIN:Y\r\nEND:Y\r\n", count: 1_000)
       + String(repeating: "END:X\r\n", count: depth - 1)
     #expect(try read(siblings).count == 1)
-    #expect(try ICalendarParser.parse(siblings).count == 1)
+    #expect(try LibicalReader.parse(siblings).count == 1)
   }
 
   @Test("libical reads a 16 MB content line whole (its own string reader was quadratic)")
   func longLineThroughLibical() throws {
     let value = String(repeating: "a", count: 16 << 20)
     let text = "BEGIN:VCALENDAR\r\nX-BIG:\(value)\r\nX-AFTER:1\r\nEND:VCALENDAR\r\n"
-    let calendar = try #require(try ICalendarParser.parse(text).first)
+    let calendar = try #require(try LibicalReader.parse(text).first)
     #expect(calendar.property("X-BIG")?.value.utf8.count == 16 << 20)
     #expect(calendar.property("X-AFTER")?.value == "1")
   }

@@ -1,5 +1,6 @@
 import Foundation
 import ICalendar
+import LibicalReference
 import Testing
 
 @Suite struct RecurrenceIteratorTests {

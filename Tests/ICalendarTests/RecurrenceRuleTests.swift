@@ -1,4 +1,5 @@
 import ICalendar
+import LibicalReference
 import Testing
 
 @Suite struct RecurrenceRuleTests {

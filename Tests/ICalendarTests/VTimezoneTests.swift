@@ -1,5 +1,6 @@
 import Foundation
 import ICalendar
+import LibicalReference
 import Testing
 
 @Suite struct VTimezoneTests {
@@ -8,7 +9,7 @@ import Testing
       Bundle.module.url(
         forResource: "custom-eastern", withExtension: "ics", subdirectory: "Fixtures"))
     let calendar = try #require(
-      try ICalendarParser.parse(String(contentsOf: url, encoding: .utf8)).first)
+      try LibicalReader.parse(String(contentsOf: url, encoding: .utf8)).first)
     let component = try #require(calendar.components(named: "VTIMEZONE").first)
     return try #require(VTimezoneRules(component))
   }

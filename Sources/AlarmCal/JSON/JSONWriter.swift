@@ -22,69 +22,101 @@ public struct JSONWriter: Sendable {
 
   /// The JSON text for `value`, without a trailing newline.
   public func string(from value: JSONValue) -> String {
-    var output = JSONOutput(pretty: style == .pretty)
-    output.write(value, depth: 0)
-    return output.bytes.withBytes { String(decoding: $0, as: UTF8.self) }
-  }
-}
-
-/// The byte buffer a ``JSONWriter`` fills.
-private struct JSONOutput {
-  let pretty: Bool
-  let bytes = ByteBuffer(capacity: 1024)
-
-  init(pretty: Bool) {
-    self.pretty = pretty
+    var bytes: [UInt8] = []
+    write(value, depth: 0, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
-  mutating func write(_ value: JSONValue, depth: Int) {
+  private func write(_ value: JSONValue, depth: Int, to bytes: inout [UInt8]) {
     switch value {
-    case .null: append("null")
-    case .bool(let bool): append(bool ? "true" : "false")
-    case .number(let text): append(text)
-    case .string(let string): writeString(string)
+    case .null: bytes += "null".utf8
+    case .bool(let bool): bytes += (bool ? "true" : "false").utf8
+    case .number(let text): bytes += text.utf8
+    case .string(let string): Self.appendString(string, to: &bytes)
     case .array(let elements):
-      guard !elements.isEmpty else { return append("[]") }
+      guard !elements.isEmpty else { return bytes += "[]".utf8 }
       bytes.append(UInt8(ascii: "["))
       for (offset, element) in elements.enumerated() {
         if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-        newline(depth: depth + 1)
-        write(element, depth: depth + 1)
+        newline(depth: depth + 1, to: &bytes)
+        write(element, depth: depth + 1, to: &bytes)
       }
-      newline(depth: depth)
+      newline(depth: depth, to: &bytes)
       bytes.append(UInt8(ascii: "]"))
     case .object(let members):
-      guard !members.isEmpty else { return append("{}") }
+      guard !members.isEmpty else { return bytes += "{}".utf8 }
       bytes.append(UInt8(ascii: "{"))
       for (offset, member) in members.enumerated() {
         if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-        newline(depth: depth + 1)
-        writeString(member.key)
+        newline(depth: depth + 1, to: &bytes)
+        Self.appendString(member.key, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        if pretty { bytes.append(UInt8(ascii: " ")) }
-        write(member.value, depth: depth + 1)
+        if style == .pretty { bytes.append(UInt8(ascii: " ")) }
+        write(member.value, depth: depth + 1, to: &bytes)
       }
-      newline(depth: depth)
+      newline(depth: depth, to: &bytes)
       bytes.append(UInt8(ascii: "}"))
     }
   }
 
-  private mutating func newline(depth: Int) {
-    guard pretty else { return }
+  private func newline(depth: Int, to bytes: inout [UInt8]) {
+    guard style == .pretty else { return }
     bytes.append(UInt8(ascii: "\n"))
-    for _ in 0..<2 * depth { bytes.append(UInt8(ascii: " ")) }
+    bytes += repeatElement(UInt8(ascii: " "), count: 2 * depth)
   }
 
-  private mutating func append(_ text: String) {
-    bytes.append(utf8: text)
-  }
-
-  private mutating func writeString(_ string: String) {
-    appendJSONString(string, to: bytes)
+  /// Appends `text` as a JSON string in quotes (RFC 8259): `"`, `\`, control characters (`\n`,
+  /// `\r`, `\t`, `\b`, `\f`, else `\u00XX` in lower-case hex) and U+2028 and U+2029, which end
+  /// lines in JavaScript, are escaped; everything else, non-ASCII included, is copied as is.
+  public static func appendString(_ text: String, to bytes: inout [UInt8]) {
+    bytes.append(UInt8(ascii: "\""))
+    let utf8 = text.utf8
+    // Nearly every UID, label and file name needs no escape: copied at once.
+    var needsEscape = false
+    for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0xE2 {
+      needsEscape = true
+      break
+    }
+    guard needsEscape else {
+      bytes += utf8
+      bytes.append(UInt8(ascii: "\""))
+      return
+    }
+    var index = utf8.startIndex
+    while index < utf8.endIndex {
+      let byte = utf8[index]
+      switch byte {
+      case UInt8(ascii: "\""): bytes += #"\""#.utf8
+      case UInt8(ascii: "\\"): bytes += #"\\"#.utf8
+      case UInt8(ascii: "\n"): bytes += #"\n"#.utf8
+      case UInt8(ascii: "\r"): bytes += #"\r"#.utf8
+      case UInt8(ascii: "\t"): bytes += #"\t"#.utf8
+      case 0x08: bytes += #"\b"#.utf8
+      case 0x0C: bytes += #"\f"#.utf8
+      case 0..<0x20:
+        bytes += #"\u00"#.utf8
+        bytes.append(hexDigit(byte >> 4))
+        bytes.append(hexDigit(byte & 0x0F))
+      case 0xE2:
+        // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+        let second = utf8.index(after: index)
+        let third = second < utf8.endIndex ? utf8.index(after: second) : second
+        if third < utf8.endIndex, utf8[second] == 0x80, utf8[third] & 0xFE == 0xA8 {
+          bytes += (utf8[third] == 0xA8 ? #"\u2028"# : #"\u2029"#).utf8
+          index = utf8.index(after: third)
+          continue
+        }
+        bytes.append(byte)
+      default:
+        bytes.append(byte)
+      }
+      index = utf8.index(after: index)
+    }
+    bytes.append(UInt8(ascii: "\""))
   }
 }
 
-/// Appends `string` as a JSON string in quotes.
-func appendJSONString(_ string: String, to bytes: ByteBuffer) {
-  bytes.appendJSON(maximumCount: JSONCursor.maximumLength(of: string)) { $0.string(string) }
+/// A lower-case hex digit.
+private func hexDigit(_ nibble: UInt8) -> UInt8 {
+  nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
 }

@@ -6,10 +6,7 @@ public struct Firing: Equatable, Sendable {
   /// When it goes off.
   public let trigger: Instant
   /// The component's UID.
-  @inlinable public var uid: String { origin.uid }
-  /// Where the component comes from, shared by its series' firings: one reference to count
-  /// when a firing is copied, and no count shared by every series of a file.
-  @usableFromInline let origin: FiringOrigin
+  public let uid: String
   /// The instance's original start: nil for a component that does not recur.
   public let recurrenceID: RecurrenceID?
   /// The instance's start (for all-day instances, local midnight in the zone they are read in).
@@ -21,56 +18,51 @@ public struct Firing: Equatable, Sendable {
   /// 0 for the trigger itself, k for the k-th REPEAT.
   public let repeatIndex: Int
   /// The file as given on the command line.
-  @inlinable public var file: String { origin.file }
+  public let file: String
   /// The 0-based position of the file among the inputs, for ordering ties.
-  public var fileIndex: Int { origin.fileIndex }
+  public let fileIndex: Int
+  /// The id hash of the series' firings after their common start (see ``FiringOrigin``).
+  private let idPrefix: AlarmIdentifier.Hasher
   /// Identifies the VALARM inside its component (its RFC 9074 UID, else its position).
   let alarmKey: String
-  /// A stable identifier: the same for the same firing across runs and machines. Derived when
-  /// asked for, so firings that are never printed cost no hashing.
-  public var id: String {
-    String(asciiCount: Self.idLength, writeID)
-  }
+  /// Whether an ACKNOWLEDGED (or X-MOZ-LASTACK) time at or after the trigger covers it.
+  public let acknowledged: Bool
 
-  /// The length of ``id`` in bytes.
-  public static let idLength = AlarmIdentifier.Hasher.identifierLength
-
-  /// Stores ``id``'s 36 ASCII bytes at `start`, for output written straight into memory.
-  public func writeID(to start: UnsafeMutablePointer<UInt8>) {
-    var clock = ReadingWriter()
-    writeID(to: start, clock: &clock)
-  }
-
-  /// ``writeID(to:)`` with a writer that remembers the last day it wrote (a printer writing
-  /// firings in time order passes the same one each time).
-  public func writeID(to start: UnsafeMutablePointer<UInt8>, clock: inout ReadingWriter) {
-    // The hash of the UTF-8 of uid NUL recurrence-id NUL alarm-key NUL repeat-index, fed piece
-    // by piece: ids are promised stable, so these bytes must never change.
-    var hasher = origin.idPrefix
+  /// A stable identifier: the same for the same firing across runs and machines. Worked out
+  /// when asked for, so firings that are never printed cost no hashing.
+  public var id: FiringID {
+    // The hash of the UTF-8 of uid NUL recurrence-id NUL alarm-key NUL repeat-index: ids are
+    // promised stable, so these bytes must never change.
+    var hasher = idPrefix
     switch recurrenceID {
-    case .instant(let instant):
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Instant.descriptionLength) {
-        guard let start = $0.baseAddress else { return }
-        clock.write(secondsSince1970: instant.secondsSince1970, to: start)
-        start[LocalDateTime.descriptionLength] = UInt8(ascii: "Z")
-        hasher.add(UnsafeBufferPointer($0))
-      }
+    case .instant(let instant): hasher.add(instant)
     case .date(let date): hasher.add(date.description)
     case nil: break
     }
     hasher.add(0)
     hasher.add(alarmKey)
     hasher.add(0)
-    if repeatIndex >= 0, repeatIndex < 10 {
-      hasher.add(UInt8(ascii: "0") + UInt8(repeatIndex))
-    } else {
-      hasher.add(String(repeatIndex))
-    }
-    hasher.writeIdentifier(to: start)
+    hasher.add(String(repeatIndex))
+    return FiringID(hasher)
   }
 
-  /// Whether an ACKNOWLEDGED (or X-MOZ-LASTACK) time at or after the trigger covers it.
-  public let acknowledged: Bool
+  init(
+    trigger: Instant, origin: FiringOrigin, recurrenceID: RecurrenceID?, eventStart: Instant,
+    summary: String?, action: String, repeatIndex: Int, alarmKey: String, acknowledged: Bool
+  ) {
+    self.trigger = trigger
+    uid = origin.uid
+    file = origin.file
+    fileIndex = origin.fileIndex
+    idPrefix = origin.idPrefix
+    self.recurrenceID = recurrenceID
+    self.eventStart = eventStart
+    self.summary = summary
+    self.action = action
+    self.repeatIndex = repeatIndex
+    self.alarmKey = alarmKey
+    self.acknowledged = acknowledged
+  }
 
   /// Equal when every field is: the same firing of the same alarm.
   public static func == (a: Firing, b: Firing) -> Bool {
@@ -80,24 +72,51 @@ public struct Firing: Equatable, Sendable {
       && a.alarmKey == b.alarmKey && a.acknowledged == b.acknowledged
   }
 
-  /// The tie-breaking order: time, then file, UID, recurrence id and repeat index.
+  /// The order firings are listed in: time, then file, UID, recurrence id, repeat index, id.
   public static func precedes(_ a: Firing, _ b: Firing) -> Bool {
     if a.trigger != b.trigger { return a.trigger < b.trigger }
     if a.fileIndex != b.fileIndex { return a.fileIndex < b.fileIndex }
     if a.uid != b.uid { return a.uid < b.uid }
-    let ra = a.recurrenceID?.sortKey ?? Int64.min
+    return a.followsWithinSeries(b)
+  }
+
+  /// ``precedes(_:_:)`` for two firings of one file and UID.
+  func followsWithinSeries(_ b: Firing) -> Bool {
+    if trigger != b.trigger { return trigger < b.trigger }
+    let ra = recurrenceID?.sortKey ?? Int64.min
     let rb = b.recurrenceID?.sortKey ?? Int64.min
     if ra != rb { return ra < rb }
-    if a.repeatIndex != b.repeatIndex { return a.repeatIndex < b.repeatIndex }
-    return a.id < b.id
+    if repeatIndex != b.repeatIndex { return repeatIndex < b.repeatIndex }
+    return id.description < b.id.description
+  }
+}
+
+/// A firing's stable identifier: 128 bits of a hash, written as a version 8 UUID
+/// (`8-4-4-4-12` upper-case hex digits).
+public struct FiringID: Hashable, Sendable, CustomStringConvertible {
+  /// The first 64 bits, the version bits set.
+  public let high: UInt64
+  /// The last 64 bits, the variant bits set.
+  public let low: UInt64
+
+  init(_ hasher: AlarmIdentifier.Hasher) {
+    (high, low) = hasher.uuidWords
+  }
+
+  /// `8-4-4-4-12` upper-case hex digits.
+  public var description: String { AlarmIdentifier.uuidText(high, low) }
+
+  /// Appends ``description``'s 36 ASCII bytes, for output made of many ids.
+  public func appendDescription(to bytes: inout [UInt8]) {
+    AlarmIdentifier.appendUUID(high, low, to: &bytes)
   }
 }
 
 /// The file and UID of one series, held once for all of its firings.
-@usableFromInline final class FiringOrigin: Sendable {
-  @usableFromInline let file: String
+final class FiringOrigin: Sendable {
+  let file: String
   let fileIndex: Int
-  @usableFromInline let uid: String
+  let uid: String
   /// The id hash of the series' firings after their common start, the UID and a NUL.
   let idPrefix: AlarmIdentifier.Hasher
 

@@ -3,7 +3,7 @@ import ICalendar
 /// Component rules: required, unique and exclusive properties, RFC 5545 §3.6.
 extension ValidationRun {
   /// Checks a VCALENDAR and everything inside it.
-  mutating func checkCalendar(_ calendar: ParsedComponent) {
+  mutating func checkCalendar(_ calendar: ICalComponent) {
     let rfc = "RFC 5545 §3.6"
     require(["PRODID", "VERSION"], in: calendar, rfc: rfc)
     uniqueOnly(["PRODID", "VERSION", "CALSCALE", "METHOD"], in: calendar, rfc: rfc)
@@ -12,11 +12,11 @@ extension ValidationRun {
     checkSemantics(calendar)
     checkPlacement(calendar)
     let hasMethod = calendar.property("METHOD") != nil
-    for child in calendar.children { check(child, hasMethod: hasMethod) }
+    for child in calendar.components { check(child, hasMethod: hasMethod) }
   }
 
   /// Checks a component below VCALENDAR and its children.
-  mutating func check(_ component: ParsedComponent, hasMethod: Bool) {
+  mutating func check(_ component: ICalComponent, hasMethod: Bool) {
     switch component.name {
     case "VEVENT":
       let rfc = "RFC 5545 §3.6.1"
@@ -51,10 +51,10 @@ extension ValidationRun {
       break
     }
     checkValues(component)
-    for child in component.children { check(child, hasMethod: hasMethod) }
+    for child in component.components { check(child, hasMethod: hasMethod) }
   }
 
-  private mutating func checkAlarm(_ alarm: ParsedComponent) {
+  private mutating func checkAlarm(_ alarm: ICalComponent) {
     let rfc = "RFC 5545 §3.6.6"
     require(["ACTION", "TRIGGER"], in: alarm, rfc: rfc)
     uniqueOnly(["ACTION", "TRIGGER", "DURATION", "REPEAT"], in: alarm, rfc: rfc)
@@ -68,7 +68,7 @@ extension ValidationRun {
       uniqueOnly(["DESCRIPTION", "SUMMARY"], in: alarm, rfc: rfc, note: " with ACTION:EMAIL")
       if alarm.property("ATTENDEE") == nil {
         report(
-          .missingProperty, at: alarm.begin.namePosition,
+          .missingProperty, at: begin(alarm),
           "VALARM with ACTION:EMAIL needs at least one ATTENDEE", rfc: rfc)
       }
     case "AUDIO":
@@ -81,30 +81,30 @@ extension ValidationRun {
     if let present = duration ?? repeatCount, (duration == nil) != (repeatCount == nil) {
       let missing = duration == nil ? "DURATION" : "REPEAT"
       report(
-        .repeatDuration, at: present.namePosition,
-        "\(present.upperName) without \(missing); a repeating alarm needs both or neither")
+        .repeatDuration, at: name(present),
+        "\(present.name) without \(missing); a repeating alarm needs both or neither")
     }
   }
 
   /// RFC 5545 §3.8.6.3: a trigger relative to the start needs DTSTART; one relative to the
   /// end needs DTEND (an event), DUE (a task), or DTSTART and DURATION.
-  private mutating func checkTriggerAnchors(_ item: ParsedComponent) {
+  private mutating func checkTriggerAnchors(_ item: ICalComponent) {
     let hasStart = item.property("DTSTART") != nil
     let endName = item.name == "VTODO" ? "DUE" : "DTEND"
     let hasEnd = item.property(endName) != nil || hasStart && item.property("DURATION") != nil
-    for alarm in item.children where alarm.name == "VALARM" {
+    for alarm in item.components where alarm.name == "VALARM" {
       guard let trigger = alarm.property("TRIGGER"),
-        trigger.parameter("VALUE")?.value.uppercased() != "DATE-TIME",
+        trigger.parameter("VALUE")?.uppercased() != "DATE-TIME",
         ICalDuration(trigger.value) != nil
       else { continue }
-      let fromEnd = trigger.parameter("RELATED")?.value.uppercased() == "END"
+      let fromEnd = trigger.parameter("RELATED")?.uppercased() == "END"
       if !fromEnd && !hasStart {
         report(
-          .triggerAnchor, at: trigger.namePosition,
+          .triggerAnchor, at: name(trigger),
           "TRIGGER is relative to the start, but this \(item.name) has no DTSTART")
       } else if fromEnd && !hasEnd {
         report(
-          .triggerAnchor, at: trigger.namePosition,
+          .triggerAnchor, at: name(trigger),
           "TRIGGER;RELATED=END needs \(endName), or DTSTART and DURATION, in this \(item.name)")
       }
     }
@@ -112,13 +112,13 @@ extension ValidationRun {
 
   /// Each name must appear (``uniqueOnly`` checks that it appears only once).
   private mutating func require(
-    _ names: [String], in component: ParsedComponent, rfc: String, note: String = ""
+    _ names: [String], in component: ICalComponent, rfc: String, note: String = ""
   ) {
     for name in names {
-      let found = component.properties(name)
+      let found = component.properties(named: name)
       if found.isEmpty {
         report(
-          .missingProperty, at: component.begin.namePosition,
+          .missingProperty, at: begin(component),
           "\(component.name)\(note) needs \(name)", rfc: rfc)
       }
     }
@@ -126,14 +126,14 @@ extension ValidationRun {
 
   /// Each name may appear at most once.
   private mutating func uniqueOnly(
-    _ names: [String], in component: ParsedComponent, rfc: String, note: String = ""
+    _ names: [String], in component: ICalComponent, rfc: String, note: String = ""
   ) {
     for name in names {
-      let found = component.properties(name)
+      let found = component.properties(named: name)
       for extra in found.dropFirst() {
         report(
-          .duplicateProperty, at: extra.namePosition,
-          "\(name) may appear only once in \(component.name)\(note); first on line \(found[0].line)",
+          .duplicateProperty, at: self.name(extra),
+          "\(name) may appear only once in \(component.name)\(note); first on line \(line(found[0]))",
           rfc: rfc)
       }
     }
@@ -141,21 +141,21 @@ extension ValidationRun {
 
   /// At most one of two names may appear; reported at the later one.
   private mutating func exclusive(
-    _ first: String, _ second: String, in component: ParsedComponent, rfc: String
+    _ first: String, _ second: String, in component: ICalComponent, rfc: String
   ) {
     guard let one = component.property(first), let other = component.property(second) else {
       return
     }
-    let (earlier, later) = one.namePosition < other.namePosition ? (one, other) : (other, one)
+    let (earlier, later) = name(one) < name(other) ? (one, other) : (other, one)
     report(
-      .exclusiveProperties, at: later.namePosition,
-      "\(component.name) may have \(first) or \(second), not both (\(earlier.upperName) on line \(earlier.line))",
+      .exclusiveProperties, at: name(later),
+      "\(component.name) may have \(first) or \(second), not both (\(earlier.name) on line \(line(earlier)))",
       rfc: rfc)
   }
 
   /// DTEND or DUE must not come before DTSTART when both are written in the same form.
   private mutating func endNotBeforeStart(
-    _ name: String, in component: ParsedComponent, rfc: String
+    _ name: String, in component: ICalComponent, rfc: String
   ) {
     guard let startLine = component.property("DTSTART"), let endLine = component.property(name),
       let start = Self.dateTime(startLine), let end = Self.dateTime(endLine)
@@ -168,15 +168,15 @@ extension ValidationRun {
     }
     guard comparable, end.local < start.local else { return }
     report(
-      .endBeforeStart, at: endLine.valuePosition,
-      "\(name) \(endLine.value) is before DTSTART \(startLine.value) (line \(startLine.line))",
+      .endBeforeStart, at: value(endLine),
+      "\(name) \(endLine.value) is before DTSTART \(startLine.value) (line \(line(startLine)))",
       rfc: rfc)
   }
 
   /// The DATE or DATE-TIME value of a property, when well formed.
-  static func dateTime(_ line: ContentLine) -> DateTimeValue? {
-    let isDate = line.parameter("VALUE")?.value.uppercased() == "DATE"
-    return DateTimeValue(text: line.value, tzid: line.parameter("TZID")?.value, isDate: isDate)
+  static func dateTime(_ line: ICalProperty) -> DateTimeValue? {
+    let isDate = line.parameter("VALUE")?.uppercased() == "DATE"
+    return DateTimeValue(text: line.value, tzid: line.parameter("TZID"), isDate: isDate)
   }
 
   /// Where RFC 5545 §3.6 lets each known component appear (X- and unknown ones anywhere).
@@ -187,11 +187,11 @@ extension ValidationRun {
   ]
 
   /// Reports components nested where the standard does not allow them.
-  mutating func checkPlacement(_ parent: ParsedComponent) {
-    for child in parent.children {
+  mutating func checkPlacement(_ parent: ICalComponent) {
+    for child in parent.components {
       if let allowed = Self.allowedParents[child.name], !allowed.contains(parent.name) {
         report(
-          .misplacedComponent, at: child.begin.namePosition,
+          .misplacedComponent, at: begin(child),
           "\(child.name) may not appear inside \(parent.name)")
       }
       checkPlacement(child)

@@ -4,14 +4,14 @@ import ICalendar
 /// UNTIL's form against DTSTART's; and a warning for a rule that can never produce an instance.
 extension ValidationRun {
   mutating func checkRule(
-    _ rule: RecurrenceRule, _ line: ContentLine, start: ContentLine?, inObservance: Bool
+    _ rule: RecurrenceRule, _ line: ICalProperty, start: ICalProperty?, inObservance: Bool
   ) {
     let upper = line.value.uppercased()
     /// The position of a part's name inside the (possibly folded) value.
     func at(_ part: String) -> SourcePosition {
-      guard let range = upper.range(of: part + "=") else { return line.valuePosition }
-      return line.position(
-        ofValueOffset: upper.utf8.distance(from: upper.startIndex, to: range.lowerBound))
+      guard let range = upper.range(of: part + "=") else { return value(line) }
+      return position(
+        line, valueOffset: upper.utf8.distance(from: upper.startIndex, to: range.lowerBound))
     }
     let frequency = rule.frequency
     if rule.byDay.contains(where: { $0.ordinal != nil }) {
@@ -41,11 +41,7 @@ extension ValidationRun {
       report(
         .recurrenceRule, at: at("BYMONTHDAY"), "RRULE: BYMONTHDAY is not allowed with FREQ=WEEKLY")
     }
-    guard let start,
-      let startValue = DateTimeValue(
-        text: start.value, tzid: start.parameter("TZID")?.value,
-        isDate: start.parameter("VALUE")?.value.uppercased() == "DATE")
-    else { return }
+    guard let start, let startValue = Self.dateTime(start) else { return }
     // A VTIMEZONE observance has a local DTSTART and a UTC UNTIL (RFC 5545 §3.6.5).
     if let until = rule.until, !inObservance {
       switch (startValue, until) {
@@ -67,7 +63,7 @@ extension ValidationRun {
     _ = iterator.next()
     if iterator.next() == nil, rule.count.map({ $0 > 1 }) ?? true, rule.until == nil {
       report(
-        .ruleNeverMatches, at: line.valuePosition,
+        .ruleNeverMatches, at: value(line),
         "RRULE \(line.value) can never produce an instance; only DTSTART occurs")
     }
   }

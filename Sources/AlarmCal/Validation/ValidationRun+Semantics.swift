@@ -3,17 +3,17 @@ import ICalendar
 /// Checks that concern what alarms will do (warnings: the file is valid, the user should know)
 /// and what other calendar apps do with it (notes).
 extension ValidationRun {
-  mutating func checkSemantics(_ calendar: ParsedComponent) {
+  mutating func checkSemantics(_ calendar: ICalComponent) {
     var firstUse: [String: Int] = [:]
-    let items = calendar.children.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
+    let items = calendar.components.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
     for item in items where item.property("RECURRENCE-ID") == nil {
       guard let uid = item.property("UID") else { continue }
       if let line = firstUse[uid.value] {
         report(
-          .duplicateUID, at: uid.valuePosition,
+          .duplicateUID, at: value(uid),
           "UID \"\(uid.value)\" is already used by the component at line \(line); readers keep one")
       } else {
-        firstUse[uid.value] = item.begin.line
+        firstUse[uid.value] = item.line ?? 1
       }
     }
     for item in items {
@@ -22,10 +22,10 @@ extension ValidationRun {
       }
       checkExclusions(item)
       if item.property("RECURRENCE-ID") == nil { checkAlarmsCanRing(item) }
-      for alarm in item.children where alarm.name == "VALARM" {
+      for alarm in item.components where alarm.name == "VALARM" {
         if let acknowledged = alarm.property("ACKNOWLEDGED"), !acknowledged.value.hasSuffix("Z") {
           report(
-            .acknowledgedNotUTC, at: acknowledged.valuePosition,
+            .acknowledgedNotUTC, at: value(acknowledged),
             "ACKNOWLEDGED \(acknowledged.value) must be a UTC date-time (ending in Z)")
         }
       }
@@ -36,7 +36,7 @@ extension ValidationRun {
   /// A RECURRENCE-ID names an instance of its master; one that names none adds an instance
   /// most readers drop. Compared on the wall clock when both are written the same way.
   private mutating func checkOverride(
-    _ override: ContentLine, of item: ParsedComponent, among items: [ParsedComponent]
+    _ override: ICalProperty, of item: ICalComponent, among items: [ICalComponent]
   ) {
     guard let uid = item.property("UID")?.value,
       let master = items.first(where: {
@@ -45,15 +45,11 @@ extension ValidationRun {
       let startLine = master.property("DTSTART"),
       let ruleLine = master.property("RRULE"),
       let rule = try? RecurrenceRule(parsing: ruleLine.value),
-      let start = DateTimeValue(
-        text: startLine.value, tzid: startLine.parameter("TZID")?.value,
-        isDate: startLine.parameter("VALUE")?.value.uppercased() == "DATE"),
-      let target = DateTimeValue(
-        text: override.value, tzid: override.parameter("TZID")?.value,
-        isDate: override.parameter("VALUE")?.value.uppercased() == "DATE"),
+      let start = Self.dateTime(startLine),
+      let target = Self.dateTime(override),
       sameForm(start, target)
     else { return }
-    let rdates = master.properties("RDATE").flatMap { $0.value.split(separator: ",") }
+    let rdates = master.properties(named: "RDATE").flatMap { $0.value.split(separator: ",") }
       .compactMap { DateTimeValue(text: String($0.split(separator: "/").first ?? ""))?.local }
     if rdates.contains(target.local) { return }
     var iterator = RecurrenceIterator(
@@ -62,30 +58,28 @@ extension ValidationRun {
     guard let next = iterator.next(), !iterator.stoppedByWorkLimit else { return }
     if next != target.local {
       report(
-        .orphanOverride, at: override.valuePosition,
+        .orphanOverride, at: value(override),
         "RECURRENCE-ID \(override.value) is not an instance of the series \"\(uid)\"")
     }
   }
 
   /// A finite series (COUNT or UNTIL, at most 1,000 instances) whose EXDATEs remove every
   /// instance has nothing left to show or ring. Compared on the wall clock, same form only.
-  private mutating func checkExclusions(_ item: ParsedComponent) {
-    guard item.property("RECURRENCE-ID") == nil, item.properties("RDATE").isEmpty,
+  private mutating func checkExclusions(_ item: ICalComponent) {
+    guard item.property("RECURRENCE-ID") == nil, item.properties(named: "RDATE").isEmpty,
       let startLine = item.property("DTSTART"), let ruleLine = item.property("RRULE"),
-      !item.properties("EXDATE").isEmpty,
+      !item.properties(named: "EXDATE").isEmpty,
       let rule = try? RecurrenceRule(parsing: ruleLine.value),
       rule.count != nil || rule.until != nil,
-      let start = DateTimeValue(
-        text: startLine.value, tzid: startLine.parameter("TZID")?.value,
-        isDate: startLine.parameter("VALUE")?.value.uppercased() == "DATE")
+      let start = Self.dateTime(startLine)
     else { return }
     var excluded = Set<LocalDateTime>()
-    for line in item.properties("EXDATE") {
-      let isDate = line.parameter("VALUE")?.value.uppercased() == "DATE"
+    for line in item.properties(named: "EXDATE") {
+      let isDate = line.parameter("VALUE")?.uppercased() == "DATE"
       for text in line.value.split(separator: ",") {
         guard
           let value = DateTimeValue(
-            text: String(text), tzid: line.parameter("TZID")?.value, isDate: isDate),
+            text: String(text), tzid: line.parameter("TZID"), isDate: isDate),
           sameForm(start, value)
         else { return }
         excluded.insert(value.local)
@@ -98,24 +92,24 @@ extension ValidationRun {
       count += 1
       if count > 1_000 || !excluded.contains(instance) { return }
     }
-    guard !iterator.stoppedByWorkLimit, let last = item.properties("EXDATE").last else { return }
+    guard !iterator.stoppedByWorkLimit, let last = item.properties(named: "EXDATE").last else {
+      return
+    }
     report(
-      .emptySeries, at: last.namePosition,
+      .emptySeries, at: name(last),
       "EXDATE removes every one of the series' \(count) instance(s); nothing is left to ring")
   }
 
   /// With `now`: a component whose series has ended (no RRULE, or COUNT/UNTIL) and whose alarms
   /// all rang before now can never ring again. The check reads wall clocks as UTC and allows two
   /// days of slack, so it only speaks when the end is clearly past.
-  private mutating func checkAlarmsCanRing(_ item: ParsedComponent) {
-    let alarms = item.children.filter {
+  private mutating func checkAlarmsCanRing(_ item: ICalComponent) {
+    let alarms = item.components.filter {
       $0.name == "VALARM" && $0.property("ACTION")?.value.uppercased() != "NONE"
     }
-    guard let now, let last = alarms.last, item.properties("RDATE").isEmpty,
+    guard let now, let last = alarms.last, item.properties(named: "RDATE").isEmpty,
       let startLine = item.property("DTSTART") ?? item.property("DUE"),
-      let start = DateTimeValue(
-        text: startLine.value, tzid: startLine.parameter("TZID")?.value,
-        isDate: startLine.parameter("VALUE")?.value.uppercased() == "DATE")
+      let start = Self.dateTime(startLine)
     else { return }
     var lastStart = start.local
     if let ruleLine = item.property("RRULE") {
@@ -132,13 +126,13 @@ extension ValidationRun {
     for alarm in alarms {
       guard let trigger = alarm.property("TRIGGER") else { return }
       var offset: Int64
-      if trigger.parameter("VALUE")?.value.uppercased() == "DATE-TIME" {
+      if trigger.parameter("VALUE")?.uppercased() == "DATE-TIME" {
         guard case .utc(let utc)? = DateTimeValue(text: trigger.value) else { return }
         offset = Instant(utc: utc).secondsSince1970 - lastStart.secondsSince1970
       } else {
         guard let duration = ICalDuration(trigger.value) else { return }
         offset = Int64(duration.signedDays) * 86_400 + Int64(duration.signedSeconds)
-        if trigger.parameter("RELATED")?.value.uppercased() == "END" {
+        if trigger.parameter("RELATED")?.uppercased() == "END" {
           // The longest an instance can last: one that is not written plainly is not judged.
           guard let length = spanSeconds(item, start: start) else { return }
           offset += length
@@ -157,25 +151,20 @@ extension ValidationRun {
     let latestRing = lastStart.secondsSince1970 + reach + 2 * 86_400
     guard latestRing < now.secondsSince1970 else { return }
     report(
-      .alarmNeverRings, at: last.begin.namePosition,
+      .alarmNeverRings, at: begin(last),
       "the series ended on \(lastStart.date) and every alarm rang before --now; none can ring again"
     )
   }
 
   /// DTEND or DUE minus DTSTART (wall clock, same form), or DURATION; nil when unclear.
-  private func spanSeconds(_ item: ParsedComponent, start: DateTimeValue) -> Int64? {
+  private func spanSeconds(_ item: ICalComponent, start: DateTimeValue) -> Int64? {
     if let text = item.property("DURATION")?.value, let duration = ICalDuration(text) {
       return Int64(duration.signedDays) * 86_400 + Int64(duration.signedSeconds)
     }
     guard let endLine = item.property(item.name == "VTODO" ? "DUE" : "DTEND") else {
       return start.isDate ? 86_400 : 0
     }
-    guard
-      let end = DateTimeValue(
-        text: endLine.value, tzid: endLine.parameter("TZID")?.value,
-        isDate: endLine.parameter("VALUE")?.value.uppercased() == "DATE"),
-      sameForm(start, end)
-    else { return nil }
+    guard let end = Self.dateTime(endLine), sameForm(start, end) else { return nil }
     return end.local.secondsSince1970 - start.local.secondsSince1970
   }
 
@@ -188,11 +177,11 @@ extension ValidationRun {
   }
 
   /// Notes, once per file each: what Google Calendar and Outlook ignore on import.
-  private mutating func notes(_ calendar: ParsedComponent, items: [ParsedComponent]) {
-    let alarms = items.flatMap { $0.children.filter { $0.name == "VALARM" } }
+  private mutating func notes(_ calendar: ICalComponent, items: [ICalComponent]) {
+    let alarms = items.flatMap { $0.components.filter { $0.name == "VALARM" } }
     if let first = alarms.first {
       report(
-        .importIgnoresAlarms, at: first.begin.namePosition,
+        .importIgnoresAlarms, at: begin(first),
         "Google Calendar and Outlook ignore VALARM when importing a file; the alarms ring only in "
           + "apps such as Apple Calendar and Thunderbird")
     }
@@ -200,7 +189,7 @@ extension ValidationRun {
       .compactMap({ $0.property("ATTACH") }).first
     {
       report(
-        .audioAttachment, at: attach.valuePosition,
+        .audioAttachment, at: value(attach),
         "most calendar apps play their own sound and ignore an AUDIO alarm's ATTACH")
     }
     if calendar.property("X-WR-TIMEZONE") != nil,
@@ -209,7 +198,7 @@ extension ValidationRun {
       })
     {
       report(
-        .floatingWithCalendarZone, at: floating.valuePosition,
+        .floatingWithCalendarZone, at: value(floating),
         "a floating time in a calendar with X-WR-TIMEZONE: Google reads it in that zone, other "
           + "apps in the reader's own zone")
     }

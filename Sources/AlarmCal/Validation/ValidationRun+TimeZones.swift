@@ -3,59 +3,59 @@ import ICalendar
 extension ValidationRun {
   /// RFC 5545 §3.2.19 and §3.6.5: every TZID needs a VTIMEZONE in the same calendar, and each
   /// VTIMEZONE needs a TZID and observances with DTSTART, TZOFFSETFROM and TZOFFSETTO.
-  mutating func checkTimeZones(_ calendar: ParsedComponent) {
+  mutating func checkTimeZones(_ calendar: ICalComponent) {
     var defined = Set<String>()
-    for zone in calendar.children where zone.name == "VTIMEZONE" {
+    for zone in calendar.components where zone.name == "VTIMEZONE" {
       guard let tzid = zone.property("TZID") else {
-        report(.malformedZone, at: zone.begin.namePosition, "VTIMEZONE without TZID")
+        report(.malformedZone, at: begin(zone), "VTIMEZONE without TZID")
         continue
       }
       defined.insert(tzid.value)
-      let observances = zone.children.filter { $0.name == "STANDARD" || $0.name == "DAYLIGHT" }
+      let observances = zone.components.filter { $0.name == "STANDARD" || $0.name == "DAYLIGHT" }
       if observances.isEmpty {
         report(
-          .malformedZone, at: zone.begin.namePosition,
+          .malformedZone, at: begin(zone),
           "VTIMEZONE \"\(tzid.value)\" has no STANDARD or DAYLIGHT observance")
       }
       for observance in observances {
         for name in ["DTSTART", "TZOFFSETFROM", "TZOFFSETTO"] where observance.property(name) == nil
         {
           report(
-            .malformedZone, at: observance.begin.namePosition,
+            .malformedZone, at: begin(observance),
             "\(observance.name) of VTIMEZONE \"\(tzid.value)\" lacks \(name)")
         }
       }
     }
-    var pending = calendar.children.filter { $0.name != "VTIMEZONE" }
+    var pending = calendar.components.filter { $0.name != "VTIMEZONE" }
     while let component = pending.popLast() {
-      pending += component.children
+      pending += component.components
       for line in component.properties {
-        for parameter in line.parameters where parameter.name.uppercased() == "TZID" {
-          checkZoneReference(parameter, defined: defined)
+        for parameter in line.parameters where parameter.name == "TZID" {
+          checkZoneReference(parameter.value, of: line, defined: defined)
         }
       }
     }
   }
 
-  private mutating func checkZoneReference(_ parameter: ContentLine.Parameter, defined: Set<String>)
-  {
-    let tzid = parameter.value
+  private mutating func checkZoneReference(
+    _ tzid: String, of line: ICalProperty, defined: Set<String>
+  ) {
     guard !defined.contains(tzid) else { return }
     // "UTC" is both an IANA id and a Windows name: IANA-looking ids are read as IANA first.
     let looksIANA = tzid.contains("/") || tzid == "UTC" || tzid == "GMT"
     if !looksIANA, let iana = WindowsZoneNames.ianaIdentifier(forWindowsName: tzid) {
       report(
-        .windowsZone, at: parameter.valuePosition,
+        .windowsZone, at: position(line, parameter: "TZID"),
         "TZID \"\(tzid)\" is a Windows zone name with no VTIMEZONE; readers that know it use \(iana)"
       )
     } else if TimeZoneNames.ianaIdentifier(forTZID: tzid) != nil {
       report(
-        .zoneNotDefined, at: parameter.valuePosition,
+        .zoneNotDefined, at: position(line, parameter: "TZID"),
         "TZID \"\(tzid)\" has no VTIMEZONE in this calendar; readers that know the IANA zone use it"
       )
     } else {
       report(
-        .unknownZone, at: parameter.valuePosition,
+        .unknownZone, at: position(line, parameter: "TZID"),
         "TZID \"\(tzid)\" is defined by no VTIMEZONE and names no known zone")
     }
   }

@@ -29,12 +29,12 @@ extension ValidationRun {
   ]
 
   /// Checks the value syntax of a component's own properties.
-  mutating func checkValues(_ component: ParsedComponent) {
+  mutating func checkValues(_ component: ICalComponent) {
     for line in component.properties {
-      let name = line.upperName
+      let name = line.name
       if !name.isEmpty, !LibicalVocabulary.knowsProperty(name) {
         report(
-          .unknownToLibical, at: line.namePosition,
+          .unknownToLibical, at: self.name(line),
           "\(name) is not a property libical 3 knows; readers built on it drop it")
       }
       if Self.textProperties.contains(name) { checkEscapes(line) }
@@ -47,7 +47,7 @@ extension ValidationRun {
       case "DURATION":
         if ICalDuration(line.value) == nil { badDuration(line) }
       case "TRIGGER":
-        if line.parameter("VALUE")?.value.uppercased() == "DATE-TIME" {
+        if line.parameter("VALUE")?.uppercased() == "DATE-TIME" {
           checkDateTimes(line, utcOnly: true)
         } else if ICalDuration(line.value) == nil {
           badDuration(line)
@@ -55,7 +55,7 @@ extension ValidationRun {
       case "TZOFFSETFROM", "TZOFFSETTO":
         if UTCOffsetText.parse(line.value) == nil {
           report(
-            .utcOffsetValue, at: line.valuePosition,
+            .utcOffsetValue, at: value(line),
             "\(name) value \"\(line.value)\" is not a UTC offset (+HHMM or +HHMMSS)")
         }
       case "RRULE":
@@ -65,7 +65,7 @@ extension ValidationRun {
             rule, line, start: component.property("DTSTART"),
             inObservance: component.name == "STANDARD" || component.name == "DAYLIGHT")
         } catch {
-          report(.recurrenceRule, at: line.valuePosition, "RRULE: \(error.message)")
+          report(.recurrenceRule, at: value(line), "RRULE: \(error.message)")
         }
       default:
         break
@@ -73,17 +73,17 @@ extension ValidationRun {
     }
   }
 
-  private mutating func badDuration(_ line: ContentLine) {
+  private mutating func badDuration(_ line: ICalProperty) {
     report(
-      .durationValue, at: line.valuePosition,
-      "\(line.upperName) value \"\(line.value)\" is not a duration (such as PT15M, -P1D, P1W)")
+      .durationValue, at: value(line),
+      "\(line.name) value \"\(line.value)\" is not a duration (such as PT15M, -P1D, P1W)")
   }
 
-  private mutating func checkInteger(_ line: ContentLine, range: ClosedRange<Int>) {
-    let name = line.upperName
+  private mutating func checkInteger(_ line: ICalProperty, range: ClosedRange<Int>) {
+    let name = line.name
     guard let number = Int(line.value) else {
       report(
-        .integerValue, at: line.valuePosition,
+        .integerValue, at: value(line),
         "\(name) value \"\(line.value)\" is not an integer")
       return
     }
@@ -92,23 +92,23 @@ extension ValidationRun {
         range.upperBound == Int.max
         ? "at least \(range.lowerBound)" : "\(range.lowerBound)...\(range.upperBound)"
       report(
-        .integerValue, at: line.valuePosition,
+        .integerValue, at: value(line),
         "\(name) value \(number) is out of range (\(allowed))", rfc: "RFC 5545 §3.8")
       return
     }
   }
 
   /// Checks each DATE or DATE-TIME of a property, at its own column.
-  private mutating func checkDateTimes(_ line: ContentLine, utcOnly: Bool = false) {
-    let name = line.upperName
-    let kind = line.parameter("VALUE")?.value.uppercased()
+  private mutating func checkDateTimes(_ line: ICalProperty, utcOnly: Bool = false) {
+    let name = line.name
+    let kind = line.parameter("VALUE")?.uppercased()
     if kind == "PERIOD" {
       checkPeriods(line)
       return
     }
     if let kind, kind != "DATE", kind != "DATE-TIME", !kind.hasPrefix("X-") {
       report(
-        .dateTimeValue, at: line.parameter("VALUE")?.valuePosition ?? line.valuePosition,
+        .dateTimeValue, at: position(line, parameter: "VALUE"),
         "VALUE=\(kind) is not allowed for \(name) (DATE-TIME or DATE)")
       return
     }
@@ -120,31 +120,32 @@ extension ValidationRun {
       ? line.value.split(separator: ",", omittingEmptySubsequences: false) : [line.value[...]]
     for item in items {
       defer { offset += item.utf8.count + 1 }
-      let position = line.position(ofValueOffset: offset)
       let text = String(item)
       guard let value = DateTimeValue(text: text, isDate: isDate) else {
         let expected = isDate ? "a DATE (YYYYMMDD)" : "a DATE-TIME (YYYYMMDDTHHMMSS[Z])"
         report(
-          .dateTimeValue, at: position, "\(name) value \"\(text)\" is not \(expected)",
+          .dateTimeValue, at: position(line, valueOffset: offset),
+          "\(name) value \"\(text)\" is not \(expected)",
           rfc: isDate ? "RFC 5545 §3.3.4" : "RFC 5545 §3.3.5")
         continue
       }
       if value.isDate && !isDate {
         report(
-          .dateTimeValue, at: position,
+          .dateTimeValue, at: position(line, valueOffset: offset),
           "\(name) value \"\(text)\" is a DATE; a DATE needs the VALUE=DATE parameter",
           rfc: "RFC 5545 §3.3.4")
       } else if mustBeUTC, case .utc = value {
       } else if mustBeUTC {
         report(
-          .notUTC, at: position, "\(name) value \"\(text)\" must be a UTC time (ending in Z)",
+          .notUTC, at: position(line, valueOffset: offset),
+          "\(name) value \"\(text)\" must be a UTC time (ending in Z)",
           rfc: Self.utcSections[name])
       }
     }
   }
 
   /// PERIOD values, RFC 5545 §3.3.9: `start/end` or `start/duration`, the start a DATE-TIME.
-  private mutating func checkPeriods(_ line: ContentLine) {
+  private mutating func checkPeriods(_ line: ICalProperty) {
     var offset = 0
     for item in line.value.split(separator: ",", omittingEmptySubsequences: false) {
       defer { offset += item.utf8.count + 1 }
@@ -155,14 +156,14 @@ extension ValidationRun {
           || DateTimeValue(text: parts[1]).map { !$0.isDate } == true)
       if !valid {
         report(
-          .periodValue, at: line.position(ofValueOffset: offset),
-          "\(line.upperName) value \"\(item)\" is not a PERIOD (start/end or start/duration)")
+          .periodValue, at: position(line, valueOffset: offset),
+          "\(line.name) value \"\(item)\" is not a PERIOD (start/end or start/duration)")
       }
     }
   }
 
   /// TEXT escapes, RFC 5545 §3.3.11: only `\\`, `\;`, `\,`, `\n` and `\N`.
-  mutating func checkEscapes(_ line: ContentLine) {
+  mutating func checkEscapes(_ line: ICalProperty) {
     var previousWasBackslash = false
     var offset = 0
     for byte in line.value.utf8 {
@@ -175,8 +176,8 @@ extension ValidationRun {
         ]
         .contains(byte) {
           report(
-            .unknownEscape, at: line.position(ofValueOffset: offset - 1),
-            "\(line.upperName) has the unknown escape \"\\\(Character(Unicode.Scalar(byte)))\"; "
+            .unknownEscape, at: position(line, valueOffset: offset - 1),
+            "\(line.name) has the unknown escape \"\\\(Character(Unicode.Scalar(byte)))\"; "
               + "TEXT allows only \\\\, \\;, \\, and \\n")
         }
       } else if byte == UInt8(ascii: "\\") {

@@ -3,27 +3,31 @@ import ICalendar
 /// Checks iCalendar bytes against RFC 5545 and reports every problem found, with exact lines and
 /// columns, in one pass.
 ///
-/// Built on ``ContentLineScanner`` rather than libical, so positions are those of the original
-/// (folded) file and a broken line never hides the ones after it.
+/// Built on ``ICalendarReader/document(_:)``, the reader `upcoming` and `convert` use too, so
+/// positions are those of the original (folded) file and a broken line never hides the ones
+/// after it.
 public enum Validator {
   /// Every problem in `bytes`, in file order; `file` names the file in each diagnostic.
   /// With `now`, alarms of finite series that ended before it are reported as never ringing.
   public static func validate(_ bytes: [UInt8], file: String, now: Instant? = nil) -> [Diagnostic] {
-    var run = ValidationRun(file: file, now: now)
-    let (lines, findings) = ContentLineScanner.scan(bytes)
-    for finding in findings { run.report(finding) }
-    let calendars = run.assemble(lines)
+    let document = ICalendarReader.document(bytes)
+    var run = ValidationRun(file: file, now: now, source: document.source)
+    for finding in document.findings { run.report(finding) }
+    for problem in document.structure { run.report(problem) }
+    let calendars = document.components
     let calendarCount = calendars.filter { $0.name == "VCALENDAR" }.count
-    let tooDeep = run.diagnostics.contains { $0.rule == ValidationRule.tooDeep.id }
-    if lines.isEmpty || calendarCount == 0, !tooDeep, findings.allSatisfy({ !$0.isError }) {
-      let position = lines.first?.namePosition ?? SourcePosition(line: 1, column: 1)
+    let tooDeep = document.structure.contains { $0.kind == .tooDeep }
+    if document.firstLine == nil || calendarCount == 0, !tooDeep,
+      document.findings.allSatisfy({ !$0.isError })
+    {
+      let position = document.firstLine ?? SourcePosition(line: 1, column: 1)
       run.report(.notCalendar, at: position, "the file has no VCALENDAR component")
     }
     var seenCalendar = false
     for component in calendars {
       guard component.name == "VCALENDAR" else {
         run.report(
-          .notCalendar, at: component.begin.namePosition,
+          .notCalendar, at: run.begin(component),
           "\(component.name) at the top level; only VCALENDAR components may be there")
         // Its content is still checked, so one misplaced BEGIN does not hide the rest.
         run.checkValues(component)
@@ -32,7 +36,7 @@ public enum Validator {
       }
       if seenCalendar {
         run.report(
-          .multipleCalendars, at: component.begin.namePosition,
+          .multipleCalendars, at: run.begin(component),
           "another VCALENDAR in the same file; many readers take only the first")
       }
       seenCalendar = true
@@ -46,33 +50,13 @@ public enum Validator {
   }
 }
 
-/// A component between its BEGIN and END lines.
-struct ParsedComponent {
-  /// The name in upper case.
-  let name: String
-  /// The BEGIN line.
-  let begin: ContentLine
-  /// Its own properties, in order.
-  var properties: [ContentLine] = []
-  /// Nested components, in order.
-  var children: [ParsedComponent] = []
-
-  /// The properties with this (upper-case) name.
-  func properties(_ name: String) -> [ContentLine] {
-    properties.filter { $0.upperName == name }
-  }
-
-  /// The first property with this (upper-case) name.
-  func property(_ name: String) -> ContentLine? {
-    properties.first { $0.upperName == name }
-  }
-}
-
 /// The state of one validation: the file name and what was found so far.
 struct ValidationRun {
   let file: String
   /// The present moment, for checks that depend on it (none without it).
   var now: Instant?
+  /// Where the file's bytes lie, to place the parts of each property.
+  let source: SourceMap
   var diagnostics: [Diagnostic] = []
 
   mutating func report(
@@ -117,71 +101,64 @@ struct ValidationRun {
     report(rule, at: finding.position, finding.description)
   }
 
-  /// Builds the component tree from BEGIN/END lines, reporting unbalanced and mismatched ones.
-  mutating func assemble(_ lines: [ContentLine]) -> [ParsedComponent] {
-    var roots: [ParsedComponent] = []
-    var stack: [ParsedComponent] = []
-    func close(_ component: ParsedComponent) {
-      if stack.isEmpty {
-        roots.append(component)
-      } else {
-        stack[stack.count - 1].children.append(component)
-      }
-    }
-    reading: for line in lines {
-      switch line.upperName {
-      case "BEGIN":
-        guard stack.count < ComponentNesting.maximumDepth else {
-          report(
-            .tooDeep, at: line.namePosition,
-            "components nested deeper than \(ComponentNesting.maximumDepth) levels; the rest of the file is not checked"
-          )
-          // Nothing nested this deep is a calendar: checking its parts would only add noise.
-          stack.removeAll()
-          roots.removeAll()
-          break reading
-        }
-        stack.append(ParsedComponent(name: line.value.uppercased(), begin: line))
-      case "END":
-        let name = line.value.uppercased()
-        guard let top = stack.last else {
-          report(.unbalanced, at: line.namePosition, "END:\(line.value) has no matching BEGIN")
-          continue
-        }
-        if top.name != name {
-          if stack.contains(where: { $0.name == name }) {
-            // The END closes an outer component: what is open inside it was never closed.
-            while let inner = stack.last, inner.name != name {
-              report(
-                .unbalanced, at: inner.begin.namePosition,
-                "BEGIN:\(inner.begin.value) is never closed (END:\(line.value) on line \(line.line) closes an outer component)"
-              )
-              stack.removeLast()
-              close(inner)
-            }
-          } else {
-            report(
-              .mismatchedEnd, at: line.valuePosition,
-              "END:\(line.value) does not match BEGIN:\(top.begin.value) on line \(top.begin.line)")
-          }
-        }
-        if let finished = stack.popLast() { close(finished) }
-      default:
-        if stack.isEmpty {
-          report(
-            .outsideComponent, at: line.namePosition,
-            "property \(line.name) is outside any component")
-        } else {
-          stack[stack.count - 1].properties.append(line)
-        }
-      }
-    }
-    for open in stack.reversed() {
+  /// Reports a problem with how components nest (RFC 5545 §3.4).
+  mutating func report(_ problem: StructureProblem) {
+    let at = problem.position
+    switch problem.kind {
+    case .endWithoutBegin(let name):
+      report(.unbalanced, at: at, "END:\(name) has no matching BEGIN")
+    case .mismatchedEnd(let name, let open, let openLine):
+      report(.mismatchedEnd, at: at, "END:\(name) does not match BEGIN:\(open) on line \(openLine)")
+    case .neverClosed(let name, let closedBy?):
       report(
-        .unbalanced, at: open.begin.namePosition,
-        "BEGIN:\(open.begin.value) is never closed by END:\(open.begin.value)")
+        .unbalanced, at: at,
+        "BEGIN:\(name) is never closed (END:\(closedBy.name) on line \(closedBy.line) closes an outer component)"
+      )
+    case .neverClosed(let name, nil):
+      report(.unbalanced, at: at, "BEGIN:\(name) is never closed by END:\(name)")
+    case .tooDeep:
+      report(
+        .tooDeep, at: at,
+        "components nested deeper than \(ComponentNesting.maximumDepth) levels; the rest of the file is not checked"
+      )
+    case .outsideComponent(let name):
+      report(.outsideComponent, at: at, "property \(name) is outside any component")
     }
-    while let open = stack.popLast() { close(open) }
-    return roots
+  }
+
+  // MARK: where things are
+
+  /// Where a component's BEGIN line starts.
+  func begin(_ component: ICalComponent) -> SourcePosition {
+    SourcePosition(line: component.line ?? 1, column: 1)
+  }
+
+  /// Where a property's name starts.
+  func name(_ property: ICalProperty) -> SourcePosition {
+    property.sourceOffset.map { source.position(ofOffset: $0) }
+      ?? SourcePosition(line: 1, column: 1)
+  }
+
+  /// The physical line a property starts on.
+  func line(_ property: ICalProperty) -> Int { name(property).line }
+
+  /// The layout of a property's content line.
+  private func layout(_ property: ICalProperty) -> ContentLineLayout? {
+    property.sourceOffset.flatMap { source.layout(ofLineAt: $0) }
+  }
+
+  /// Where a property's value starts.
+  func value(_ property: ICalProperty) -> SourcePosition {
+    layout(property)?.value ?? name(property)
+  }
+
+  /// Where the byte `offset` bytes into a property's value lies.
+  func position(_ property: ICalProperty, valueOffset offset: Int) -> SourcePosition {
+    layout(property)?.position(ofValueOffset: offset) ?? name(property)
+  }
+
+  /// Where the value of a property's parameter `parameter` starts.
+  func position(_ property: ICalProperty, parameter: String) -> SourcePosition {
+    layout(property)?.parameterValue(parameter) ?? value(property)
   }
 }

@@ -1,28 +1,13 @@
-internal import CLibical
+import CLibical
+import ICalendar
 
-/// Why a text could not be read as iCalendar.
-public struct ICalendarSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The physical line (1-based) where the problem was found.
-  public let line: Int
-  /// What is wrong.
-  public let message: String
-
-  /// Creates an error.
-  public init(line: Int, message: String) {
-    self.line = line
-    self.message = message
-  }
-
-  /// `line N: message`.
-  public var description: String { "line \(line): \(message)" }
-}
-
-/// Parses iCalendar text with libical and copies the tree out as ``ICalComponent`` values.
-public enum ICalendarParser {
+/// Parses iCalendar text with libical and copies the tree out as ``ICalComponent`` values: the
+/// reference alarmcal's own reader (``ICalendarReader``) is compared with.
+public enum LibicalReader {
   /// The top-level components of `text` (normally one or more VCALENDARs), each with the line of
   /// its BEGIN, the lines of nested components, and libical's X-LIC-ERROR notes kept as properties.
   public static func parse(_ text: String) throws(ICalendarSyntaxError) -> [ICalComponent] {
-    _ = Libical.configured
+    _ = LibicalText.configured
     // A UTF-8 byte order mark is not part of the first line (RFC 5545 §3.1.4 allows UTF-8 only).
     let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
     let begins = BeginLine.scan(text)
@@ -53,22 +38,9 @@ public enum ICalendarParser {
     return [snapshot(root, lines: &lines)]
   }
 
-  /// libical's tree of `text`, fed to its parser line by line in linear time (see
-  /// `clibical_text_line`); nil when libical reads no component.
+  /// libical's tree of `text`; nil when libical reads no component.
   private static func parseWithLibical(_ text: String) -> OpaquePointer? {
-    guard let parser = icalparser_new() else { return nil }
-    defer { icalparser_free(parser) }
-    var text = text
-    return text.withUTF8 { bytes -> OpaquePointer? in
-      guard let base = bytes.baseAddress else { return nil }
-      return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { start in
-        var lines = clibical_text_lines(next: start, end: start + bytes.count, line_end: start)
-        return withUnsafeMutablePointer(to: &lines) { state in
-          icalparser_set_gen_data(parser, state)
-          return icalparser_parse(parser, clibical_text_line)
-        }
-      }
-    }
+    icalparser_parse_string(text)
   }
 
   private static func lineOfFirstNUL(_ text: String) -> Int {
@@ -125,12 +97,12 @@ public enum ICalendarParser {
   }
 
   private static func snapshotProperty(_ raw: OpaquePointer) -> ICalProperty {
-    let name = Libical.take(icalproperty_get_property_name_r(raw)) ?? "X-UNKNOWN"
-    let value = Libical.take(icalproperty_get_value_as_string_r(raw)) ?? ""
+    let name = LibicalText.take(icalproperty_get_property_name_r(raw)) ?? "X-UNKNOWN"
+    let value = LibicalText.take(icalproperty_get_value_as_string_r(raw)) ?? ""
     var parameters: [ICalParameter] = []
     var parameter = icalproperty_get_first_parameter(raw, ICAL_ANY_PARAMETER)
     while let current = parameter {
-      if let text = Libical.take(icalparameter_as_ical_string_r(current)),
+      if let text = LibicalText.take(icalparameter_as_ical_string_r(current)),
         let equals = text.firstIndex(of: "=")
       {
         var value = String(text[text.index(after: equals)...])
@@ -213,9 +185,21 @@ extension BeginLine {
   }
 }
 
+/// Process-wide set-up and string hand-over for the references.
+enum LibicalText {
+  /// Makes libical report errors instead of aborting.
+  static let configured: Void = { icalerror_set_errors_are_fatal(0) }()
+
+  /// Copies a libical `_r` string into Swift and frees the buffer.
+  static func take(_ buffer: UnsafeMutablePointer<CChar>?) -> String? {
+    guard let buffer else { return nil }
+    defer { icalmemory_free_buffer(buffer) }
+    return String(cString: buffer)
+  }
+}
+
 extension String {
-  func trimmingSpaces() -> String {
-    guard let last = utf8.last, last == 0x20 || last == 0x09 else { return self }
+  fileprivate func trimmingSpaces() -> String {
     var scalars = Substring(self)
     while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
     return String(scalars)

@@ -1,4 +1,5 @@
-internal import CLibical
+import CLibical
+import ICalendar
 
 /// Wall-clock expansion of an RRULE with libical's iterator.
 ///
@@ -12,7 +13,7 @@ public enum LibicalRecurrence {
     rule: String, from start: LocalDateTime, isDate: Bool = false, through end: LocalDateTime,
     limit: Int
   ) throws(RecurrenceRuleError) -> [LocalDateTime] {
-    _ = Libical.configured
+    _ = LibicalText.configured
     clibical_clear_errno()
     let recurrence = icalrecurrencetype_from_string(rule)
     guard recurrence.freq != ICAL_NO_RECURRENCE else {

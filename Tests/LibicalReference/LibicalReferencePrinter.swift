@@ -2,24 +2,28 @@ import CLibical
 import ICalendar
 
 /// What ``LibicalReferencePrinter`` could not print: the content line libical refused.
-struct LibicalRefusal: Error, Equatable, CustomStringConvertible {
-  let contentLine: String
-  var description: String { "libical refused \"\(contentLine)\"" }
+public struct LibicalRefusal: Error, Equatable, CustomStringConvertible {
+  /// The content line.
+  public let contentLine: String
+
+  /// A refusal of `contentLine`.
+  public init(contentLine: String) {
+    self.contentLine = contentLine
+  }
+  /// `libical refused "…"`.
+  public var description: String { "libical refused \"\(contentLine)\"" }
 }
 
 /// alarmcal's printer as it was before it was written in Swift, kept as the reference the Swift
 /// printer must match byte for byte: each component is built in libical alone, one property at
 /// a time from its content line (`icalproperty_new_from_string`), printed with
 /// `icalcomponent_as_ical_string_r`, and its subcomponents' text is spliced in before its END
-/// line; X-LIC-ERROR notes are left out. As before, the children of a component with thousands
-/// of them are printed in two halves on two threads (libical keeps its errors per thread), which
-/// halves the time the 100,000-alarm comparison takes.
-enum LibicalReferencePrinter {
-  private static let configured: Void = { icalerror_set_errors_are_fatal(0) }()
+/// line; X-LIC-ERROR notes are left out.
+public enum LibicalReferencePrinter {
 
   /// The text libical prints for `component`.
-  static func print(_ component: ICalComponent) throws(LibicalRefusal) -> String {
-    _ = configured
+  public static func print(_ component: ICalComponent) throws(LibicalRefusal) -> String {
+    _ = LibicalText.configured
     var text = ""
     try append(component, to: &text)
     return text
@@ -41,17 +45,7 @@ enum LibicalReferencePrinter {
       endLine = own.utf8.index(after: lastBreak)
     }
     text += own[..<endLine]
-    let children = component.components
-    if children.count >= 2_048 {
-      let half = children.count / 2
-      let (first, second) = TwoThreads.run(
-        { Result { () throws(LibicalRefusal) in try appendAll(children[..<half]) } },
-        alongside: { Result { () throws(LibicalRefusal) in try appendAll(children[half...]) } })
-      text += try first.get()
-      text += try second.get()
-    } else {
-      text += try appendAll(children[...])
-    }
+    text += try appendAll(component.components[...])
     text += own[endLine...]
   }
 

@@ -1,0 +1,79 @@
+import ICalendar
+
+/// One VALARM, read once.
+struct AlarmDefinition {
+  enum Trigger {
+    /// A duration from the instance's start or end (RFC 5545 §3.8.6.3).
+    case relative(ICalDuration, fromEnd: Bool)
+    /// One absolute time: rings once, not per instance.
+    case absolute(Instant)
+  }
+
+  let action: String
+  let trigger: Trigger
+  let repeatCount: Int
+  let repeatInterval: ICalDuration
+  /// The latest acknowledgement covering this alarm (RFC 9074 ACKNOWLEDGED, X-MOZ-LASTACK).
+  let acknowledged: Instant?
+  /// Identifies the alarm inside its component: its RFC 9074 UID, else its position.
+  let key: String
+}
+
+/// What one instance needs to ring: from the master, or from a RECURRENCE-ID override.
+struct InstanceTemplate {
+  let summary: String?
+  let alarms: [AlarmDefinition]
+  let cancelled: Bool
+  /// The span from start to end, for triggers related to the end.
+  let length: InstanceLength
+
+  /// Whether each instance made from this template rings: not cancelled, with an alarm
+  /// relative to its start or end (absolute ones ring once, not per instance).
+  var canRingPerInstance: Bool {
+    !cancelled
+      && alarms.contains {
+        if case .relative = $0.trigger { return true }
+        return false
+      }
+  }
+}
+
+/// How long an instance lasts (RFC 5545 §3.6.1, §3.8.2.5): exact for DATE-TIME spans, nominal
+/// days for DATE spans, or a DURATION applied to each start.
+enum InstanceLength {
+  case exact(seconds: Int64)
+  case days(Int)
+  case duration(ICalDuration)
+
+  /// Whether the length counts nominal (wall-clock) days.
+  var countsDays: Bool {
+    switch self {
+    case .exact: false
+    case .days: true
+    case .duration(let duration): duration.days != 0
+    }
+  }
+
+  /// The end of an instance that starts at `start`.
+  func end(of start: AlarmTriggers.Moment, in zone: any ZoneOffsets) -> AlarmTriggers.Moment {
+    switch self {
+    case .exact(let seconds):
+      AlarmTriggers.Moment(start.instant.adding(seconds: seconds), in: zone)
+    case .days(let days):
+      AlarmTriggers.Moment(
+        LocalDateTime(start.local.date.adding(days: days), start.local.time), in: zone)
+    case .duration(let duration):
+      AlarmTriggers.Moment(AlarmTriggers.instant(duration, after: start, in: zone), in: zone)
+    }
+  }
+
+  /// The longest this can be, in seconds, for window bounds.
+  var maximumSeconds: Int64 {
+    switch self {
+    case .exact(let seconds): seconds
+    case .days(let days): Int64(days) * 86_400
+    case .duration(let duration):
+      Int64(duration.signedDays) * 86_400 + Int64(duration.signedSeconds)
+    }
+  }
+}

@@ -1,0 +1,536 @@
+import ICalendar
+
+/// What a master component (or an instance read without its series) gives its series, read
+/// once when it comes; its overrides are added when the calendar has been read
+/// (``SeriesReader/series(_:overrides:)``).
+struct MasterParts {
+  let origin: FiringOrigin
+  let line: Int?
+  let componentName: String
+  let placed: CalendarTimes.Placed
+  var rule: RecurrenceIterator?
+  /// The RECURRENCE-ID of an instance read without its series.
+  let fixedRecurrenceID: RecurrenceID?
+  /// The master's template (no alarms for a completed task).
+  let template: InstanceTemplate
+  let excludedInstants: Set<Instant>
+  let excludedDates: Set<LocalDate>
+  let rdates: [RDateInstance]
+  /// The master's absolute triggers and Thunderbird snoozes.
+  let singles: [Firing]
+}
+
+/// A master read: its parts (nil when it has no start or zone to ring at), whether it has
+/// alarms of its own, and the warnings reading it gave.
+struct ReadMaster {
+  var parts: MasterParts?
+  let hasAlarms: Bool
+  var warnings: [SchedulerWarning]
+}
+
+/// Reads VEVENTs and VTODOs into series parts, RFC 5545 §3.6.1-3.6.2, §3.8.5: the start and
+/// its zone, the RRULE, EXDATEs and RDATEs, the alarms of each instance, and overrides
+/// (RECURRENCE-ID, RANGE=THISANDFUTURE). Problems become warnings; nothing is fatal.
+struct SeriesReader {
+  let file: String
+  let fileIndex: Int
+  let times: CalendarTimes
+  let workLimit: Int
+  /// Warnings of the component being read.
+  private var warnings: [SchedulerWarning] = []
+  /// Each RRULE text read: its place in `compiledRules`, or why it cannot be read. Large
+  /// calendars repeat a few rules many times.
+  private var rules: [String: Result<Int, RecurrenceRuleError>] = [:]
+  /// The rules read, with their compiled plans.
+  private var compiledRules: [RecurrencePlans] = []
+  /// What ``probe(_:_:_:start:)`` asks of each rule in `compiledRules`, read once.
+  private var ruleTraits: [RuleTraits] = []
+
+  /// What the probe of a rule needs to know of it.
+  private struct RuleTraits {
+    /// No COUNT and no UNTIL.
+    let endless: Bool
+    /// Endless, weekly, and with no part but plain weekdays: an instance every week.
+    let everyWeek: Bool
+
+    init(_ rule: RecurrenceRule) {
+      endless = rule.count == nil && rule.until == nil
+      everyWeek =
+        endless && rule.frequency == .weekly && !rule.hasByPartsBesidesDay
+        && rule.byDay.allSatisfy { $0.ordinal == nil }
+    }
+  }
+
+  init(file: String, fileIndex: Int, times: CalendarTimes, workLimit: Int) {
+    self.file = file
+    self.fileIndex = fileIndex
+    self.times = times
+    self.workLimit = workLimit
+  }
+
+  private mutating func warn(_ item: ICalComponent, _ uid: String, _ message: String) {
+    warnings.append(
+      SchedulerWarning(
+        file: file, line: item.line, component: item.name, uid: uid, message: message))
+  }
+
+  /// Reads a master (no RECURRENCE-ID), or an instance without its series, into its parts.
+  mutating func master(_ item: ICalComponent, uid: String, identity: String) -> ReadMaster {
+    warnings = []
+    let hasAlarms =
+      item.components.contains { $0.name == "VALARM" }
+      || item.properties.contains { $0.name.hasPrefix("X-MOZ-SNOOZE-TIME") }
+    let parts = masterParts(item, uid: uid, identity: identity)
+    return ReadMaster(parts: parts, hasAlarms: hasAlarms, warnings: warnings)
+  }
+
+  private mutating func masterParts(_ item: ICalComponent, uid: String, identity: String)
+    -> MasterParts?
+  {
+    // What the reader could not read (a line that is no content line), the event's own first.
+    for part in [item] + item.components {
+      for note in part.unreadable {
+        warn(item, uid, "a line could not be read and is ignored (\(note))")
+      }
+    }
+    let isTask = item.name == "VTODO"
+    guard
+      let anchorProperty = item.property(uppercased: "DTSTART")
+        ?? (isTask ? item.property(uppercased: "DUE") : nil),
+      let anchorValue = DateTimeValue(property: anchorProperty)
+    else {
+      warn(
+        item, uid,
+        isTask
+          ? "no DTSTART or DUE; its alarms cannot ring"
+          : "no readable DTSTART; its alarms cannot ring")
+      return nil
+    }
+    guard let placed = times.place(anchorValue) else {
+      warn(
+        item, uid,
+        "time zone \(quoted(anchorProperty.parameter("TZID") ?? "")) is unknown; its alarms cannot ring"
+      )
+      return nil
+    }
+    let isOverride = item.hasProperty(uppercased: "RECURRENCE-ID")
+    let rule = isOverride ? nil : recurrence(item, uid: uid, placed: placed)
+    let (excludedInstants, excludedDates) = exclusions(item, uid: uid)
+    let rdates = isOverride ? [] : extraDates(item, uid: uid, placed: placed)
+    let template = self.template(item, uid: uid, placed: placed)
+    let origin = FiringOrigin(file: file, fileIndex: fileIndex, uid: uid, identity: identity)
+    var fixedRecurrenceID: RecurrenceID?
+    if isOverride,
+      let idValue = item.property(uppercased: "RECURRENCE-ID").flatMap(
+        DateTimeValue.init(property:))
+    {
+      fixedRecurrenceID = recurrenceID(of: idValue, seriesIsDate: placed.isDate)
+    }
+    let isCompletedTask =
+      isTask
+      && (item.propertyValue(uppercased: "STATUS")?.asciiUppercased == "COMPLETED"
+        || item.hasProperty(uppercased: "COMPLETED"))
+    // A cancelled event and a completed task do not ring; their overrides ring for their own.
+    let singles =
+      isCompletedTask || template.cancelled
+      ? []
+      : singleFirings(
+        item, origin: origin, template: template, placed: placed,
+        recurrenceID: fixedRecurrenceID)
+    return MasterParts(
+      origin: origin, line: item.line, componentName: item.name, placed: placed, rule: rule,
+      fixedRecurrenceID: fixedRecurrenceID,
+      template: isCompletedTask
+        ? InstanceTemplate(
+          summary: template.summary, alarms: [], cancelled: true, length: template.length)
+        : template,
+      excludedInstants: excludedInstants, excludedDates: excludedDates, rdates: rdates,
+      singles: singles)
+  }
+
+  /// The master's RRULE (the first, with a warning when there are more), iterated from its
+  /// start; nil without one or when it cannot be read (only DTSTART then rings).
+  private mutating func recurrence(_ item: ICalComponent, uid: String, placed: CalendarTimes.Placed)
+    -> RecurrenceIterator?
+  {
+    guard let ruleProperty = item.property(uppercased: "RRULE") else { return nil }
+    if item.properties.count(where: { $0.name == "RRULE" }) > 1 {
+      warn(item, uid, "several RRULEs; only the first is used")
+    }
+    switch parsedRule(ruleProperty.value) {
+    case .success(let index):
+      let until = compiledRules[index].rule.until.flatMap { untilReading($0, placed: placed) }
+      let rule = RecurrenceIterator(
+        plans: &compiledRules[index], start: placed.local, isDate: placed.isDate,
+        until: until, workLimit: workLimit)
+      if let probeWarning = probe(ruleProperty.value, ruleTraits[index], rule, start: placed.local)
+      {
+        warn(item, uid, probeWarning)
+      }
+      return rule
+    case .failure(let error):
+      warn(item, uid, "RRULE cannot be read (\(error.message)); only DTSTART rings")
+      return nil
+    }
+  }
+
+  /// The EXDATEs: DATE-TIMEs as instants, DATEs as dates (RFC 5545 §3.8.5.1).
+  private mutating func exclusions(_ item: ICalComponent, uid: String) -> (
+    Set<Instant>, Set<LocalDate>
+  ) {
+    var instants = Set<Instant>()
+    var dates = Set<LocalDate>()
+    for exdate in item.properties where exdate.name == "EXDATE" {
+      for value in values(of: exdate, in: item, uid: uid) {
+        if case .date(let date) = value {
+          dates.insert(date)
+        } else if let instant = times.instant(value) {
+          instants.insert(instant)
+        }
+      }
+    }
+    return (instants, dates)
+  }
+
+  /// The RDATEs on the series' wall clock, sorted, each with a PERIOD's own length
+  /// (RFC 5545 §3.8.5.2).
+  private mutating func extraDates(
+    _ item: ICalComponent, uid: String, placed: CalendarTimes.Placed
+  ) -> [RDateInstance] {
+    var rdates: [RDateInstance] = []
+    for rdate in item.properties where rdate.name == "RDATE" {
+      for (value, end) in periods(of: rdate, in: item, uid: uid) {
+        let local: LocalDateTime
+        if case .date(let date) = value, placed.isDate {
+          local = LocalDateTime(date, .midnight)
+        } else if let instant = times.instant(value) {
+          local = placed.zone.local(at: instant)
+        } else {
+          continue
+        }
+        rdates.append(RDateInstance(local: local, length: periodLength(end, rdate, local, placed)))
+      }
+    }
+    rdates.sort { $0.local < $1.local }
+    return rdates
+  }
+
+  /// A master's overrides, read against its parts.
+  struct Overrides {
+    /// RECURRENCE-ID → the override's own start and template.
+    var table: [RecurrenceID: (start: CalendarTimes.Placed, template: InstanceTemplate)] = [:]
+    /// RANGE=THISANDFUTURE overrides, in time order.
+    var future: [FutureOverride] = []
+    /// Their absolute triggers and snoozes, which ring once, for their instance.
+    var singles: [Firing] = []
+  }
+
+  /// The overrides of a master, read against its parts, and the warnings reading them gave.
+  mutating func overrides(_ overrides: [ICalComponent], of master: MasterParts, uid: String)
+    -> (Overrides, [SchedulerWarning])
+  {
+    warnings = []
+    let placed = master.placed
+    var table: [RecurrenceID: (start: CalendarTimes.Placed, template: InstanceTemplate)] = [:]
+    var future: [FutureOverride] = []
+    var singles: [Firing] = []
+    for override in overrides {
+      guard let idProperty = override.property(uppercased: "RECURRENCE-ID"),
+        let idValue = DateTimeValue(property: idProperty),
+        let recurrenceID = recurrenceID(of: idValue, seriesIsDate: placed.isDate)
+      else {
+        warn(override, uid, "RECURRENCE-ID cannot be read; the override is ignored")
+        continue
+      }
+      let startValue =
+        override.property(uppercased: "DTSTART").flatMap(DateTimeValue.init(property:)) ?? idValue
+      guard let overrideStart = times.place(startValue) else {
+        warn(override, uid, "the override's time zone is unknown; the override is ignored")
+        continue
+      }
+      let overrideTemplate = self.template(override, uid: uid, placed: overrideStart)
+      table[recurrenceID] = (overrideStart, overrideTemplate)
+      if !overrideTemplate.cancelled {
+        singles += singleFirings(
+          override, origin: master.origin, template: overrideTemplate, placed: overrideStart,
+          recurrenceID: recurrenceID)
+      }
+      if idProperty.parameter(uppercased: "RANGE")?.asciiUppercased == "THISANDFUTURE" {
+        // Later instances move by the same wall-clock amount and take the override's properties.
+        let original: LocalDateTime
+        switch recurrenceID {
+        case .instant(let instant): original = placed.zone.local(at: instant)
+        case .date(let date): original = LocalDateTime(date, .midnight)
+        }
+        let moved = placed.zone.local(at: overrideStart.instant)
+        future.append(
+          FutureOverride(
+            from: placed.zone.instant(for: original),
+            shift: moved.secondsSince1970 - original.secondsSince1970, template: overrideTemplate))
+      }
+    }
+    return (
+      Overrides(table: table, future: future.sorted { $0.from < $1.from }, singles: singles),
+      warnings
+    )
+  }
+
+  /// The place in `compiledRules` of the rule `text` reads as, reading it the first time.
+  private mutating func parsedRule(_ text: String) -> Result<Int, RecurrenceRuleError> {
+    if let known = rules[text] { return known }
+    let parsed = Result { () throws(RecurrenceRuleError) in
+      let rule = try RecurrenceRule(parsing: text)
+      compiledRules.append(RecurrencePlans(rule: rule))
+      ruleTraits.append(RuleTraits(rule))
+      return compiledRules.count - 1
+    }
+    rules[text] = parsed
+    return parsed
+  }
+
+  /// UNTIL on the series' wall clock: a UTC UNTIL is compared as an instant (RFC 5545 §3.3.10).
+  private func untilReading(_ until: DateTimeValue, placed: CalendarTimes.Placed) -> LocalDateTime?
+  {
+    switch until {
+    case .utc(let utc): placed.zone.local(at: Instant(utc: utc))
+    case .date(let date):
+      // A DATE UNTIL includes its whole day.
+      LocalDateTime(date, LocalTime(secondsSinceMidnight: 86_399))
+    case .floating(let local), .zoned(let local, _): local
+    }
+  }
+
+  /// A warning when the rule can never produce an instance after DTSTART.
+  private func probe(
+    _ text: String, _ rule: RuleTraits, _ iterator: RecurrenceIterator?, start: LocalDateTime
+  ) -> String? {
+    // A weekly rule without an end whose only part is plain weekdays has an instance in every
+    // week (within a few candidates), so the copy need not be run: most calendars' rules.
+    if rule.everyWeek, start.date.year < 9999, workLimit >= 1_000 { return nil }
+    guard var copy = iterator else { return nil }
+    _ = copy.next()  // DTSTART
+    if copy.next() != nil { return nil }
+    if copy.stoppedByWorkLimit {
+      return "RRULE \(text) found no instance within \(workLimit) candidates; only DTSTART rings"
+    }
+    if rule.endless {
+      return "RRULE \(text) can never produce an instance; only DTSTART rings"
+    }
+    return nil
+  }
+
+  /// The values of a multi-valued DATE / DATE-TIME / PERIOD property (PERIOD: its start).
+  private mutating func values(of property: ICalProperty, in item: ICalComponent, uid: String)
+    -> [DateTimeValue]
+  {
+    periods(of: property, in: item, uid: uid).map(\.start)
+  }
+
+  /// Each value's start, and for a PERIOD the text after its `/` (an end or a duration); a
+  /// value that cannot be read is reported and skipped.
+  private mutating func periods(of property: ICalProperty, in item: ICalComponent, uid: String)
+    -> [(start: DateTimeValue, end: String?)]
+  {
+    let tzid = property.parameter(uppercased: "TZID")
+    let isDate = property.parameter(uppercased: "VALUE")?.asciiUppercased == "DATE"
+    var result: [(start: DateTimeValue, end: String?)] = []
+    for value in property.value.split(separator: ",", omittingEmptySubsequences: false) {
+      let parts = value.split(separator: "/", maxSplits: 1).map(String.init)
+      guard let first = parts.first,
+        let start = DateTimeValue(text: first, tzid: tzid, isDate: isDate)
+      else {
+        if !property.value.isEmpty {
+          warn(
+            item, uid,
+            "\(property.name) value \(quoted(String(value))) cannot be read; it is ignored")
+        }
+        continue
+      }
+      result.append((start, parts.count == 2 ? parts[1] : nil))
+    }
+    return result
+  }
+
+  /// A PERIOD's own length (RFC 5545 §3.3.9: an explicit end or a duration), else nil.
+  private func periodLength(
+    _ end: String?, _ property: ICalProperty, _ start: LocalDateTime, _ placed: CalendarTimes.Placed
+  ) -> InstanceLength? {
+    guard let end else { return nil }
+    if let duration = ICalDuration(end) { return .duration(duration) }
+    guard let value = DateTimeValue(text: end, tzid: property.parameter(uppercased: "TZID")),
+      let endInstant = times.instant(value)
+    else { return nil }
+    let startInstant = placed.zone.instant(for: start)
+    return .exact(seconds: endInstant.secondsSince1970 - startInstant.secondsSince1970)
+  }
+
+  private func recurrenceID(of value: DateTimeValue, seriesIsDate: Bool) -> RecurrenceID? {
+    if case .date(let date) = value { return .date(date) }
+    return times.instant(value).map(RecurrenceID.instant)
+  }
+
+  private mutating func template(_ item: ICalComponent, uid: String, placed: CalendarTimes.Placed)
+    -> InstanceTemplate
+  {
+    let cancelled = item.propertyValue(uppercased: "STATUS")?.asciiUppercased == "CANCELLED"
+    var length = InstanceLength.exact(seconds: 0)
+    let endName = item.name == "VTODO" ? "DUE" : "DTEND"
+    // An all-day event lasts its day (RFC 5545 §3.6.1); a task placed at its DUE (it has no
+    // DTSTART) ends there: for a VTODO the end is DUE itself (§3.8.6.3).
+    if placed.isDate, item.hasProperty(uppercased: "DTSTART") { length = .days(1) }
+    if item.hasProperty(uppercased: "DTSTART"),
+      let endProperty = item.property(uppercased: endName)
+    {
+      if let end = DateTimeValue(property: endProperty) {
+        if case .date(let endDate) = end, placed.isDate {
+          length = .days(endDate.daysSince1970 - placed.local.date.daysSince1970)
+        } else if let endInstant = times.instant(end) {
+          length = .exact(seconds: endInstant.secondsSince1970 - placed.instant.secondsSince1970)
+        }
+      } else {
+        warn(item, uid, "\(endName) \(quoted(endProperty.value)) cannot be read; it is ignored")
+      }
+    } else if let text = item.propertyValue(uppercased: "DURATION") {
+      if let duration = ICalDuration(text) {
+        length = .duration(duration)
+      } else {
+        warn(item, uid, "DURATION \(quoted(text)) cannot be read; it is ignored")
+      }
+    }
+    let lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
+      .flatMap { times.instant($0) }
+    var alarms: [AlarmDefinition] = []
+    var index = 0
+    for valarm in item.components where valarm.name == "VALARM" {
+      if let alarm = alarmDefinition(valarm, index: index, item: item, uid: uid, lastAck: lastAck) {
+        alarms.append(alarm)
+      }
+      index += 1
+    }
+    return InstanceTemplate(
+      summary: item.property(uppercased: "SUMMARY")?.text, alarms: alarms, cancelled: cancelled,
+      length: length)
+  }
+
+  private mutating func alarmDefinition(
+    _ valarm: ICalComponent, index: Int, item: ICalComponent, uid: String, lastAck: Instant?
+  ) -> AlarmDefinition? {
+    let action = valarm.propertyValue(uppercased: "ACTION")?.asciiUppercased ?? ""
+    // ACTION:NONE never rings: alarmcal's disabled alarms and Apple's "no alert" placeholders.
+    if action == "NONE" { return nil }
+    if action.isEmpty {
+      warn(item, uid, "a VALARM without ACTION is ignored")
+      return nil
+    }
+    guard let triggerProperty = valarm.property(uppercased: "TRIGGER") else {
+      warn(item, uid, "a VALARM without TRIGGER is ignored")
+      return nil
+    }
+    let trigger: AlarmDefinition.Trigger
+    if triggerProperty.parameter(uppercased: "VALUE")?.asciiUppercased == "DATE-TIME" {
+      guard let value = DateTimeValue(text: triggerProperty.value),
+        let instant = times.instant(value)
+      else {
+        warn(
+          item, uid,
+          "TRIGGER \(quoted(triggerProperty.value)) is not a date-time; the alarm is ignored")
+        return nil
+      }
+      trigger = .absolute(instant)
+    } else {
+      guard let duration = ICalDuration(triggerProperty.value) else {
+        warn(
+          item, uid,
+          "TRIGGER \(quoted(triggerProperty.value)) is not a duration; the alarm is ignored")
+        return nil
+      }
+      let fromEnd = triggerProperty.parameter(uppercased: "RELATED")?.asciiUppercased == "END"
+      let hasStart = item.hasProperty(uppercased: "DTSTART")
+      if !fromEnd, item.name == "VTODO", !hasStart {
+        warn(
+          item, uid, "TRIGGER relative to the start of a task without DTSTART; the alarm is ignored"
+        )
+        return nil
+      }
+      // RFC 5545 §3.8.6.3: a task's end is its DUE, or DTSTART plus DURATION.
+      if fromEnd, item.name == "VTODO", !item.hasProperty(uppercased: "DUE"),
+        !(hasStart && item.hasProperty(uppercased: "DURATION"))
+      {
+        warn(
+          item, uid,
+          "TRIGGER relative to the end of a task without DUE (or DTSTART and DURATION); the alarm is ignored"
+        )
+        return nil
+      }
+      trigger = .relative(duration, fromEnd: fromEnd)
+    }
+    var repeatCount = 0
+    var interval = ICalDuration.zero
+    let repeatText = valarm.propertyValue(uppercased: "REPEAT")
+    if let repeatText, Int(repeatText) == nil {
+      warn(item, uid, "REPEAT \(quoted(repeatText)) is not an integer; the alarm rings once")
+    }
+    if let text = repeatText, let count = Int(text), count > 0 {
+      if let durationText = valarm.propertyValue(uppercased: "DURATION"),
+        let duration = ICalDuration(durationText),
+        !duration.isNegative, duration.days > 0 || duration.seconds > 0
+      {
+        repeatCount = min(count, 1000)
+        interval = duration
+      } else {
+        warn(item, uid, "REPEAT without a positive DURATION; the alarm rings once")
+      }
+    }
+    let acknowledged = valarm.property(uppercased: "ACKNOWLEDGED").flatMap {
+      DateTimeValue(property: $0)
+    }
+    .flatMap { times.instant($0) }
+    let ack = [acknowledged, lastAck].compactMap { $0 }.max()
+    let key = valarm.property(uppercased: "UID")?.text ?? "#\(index)"
+    return AlarmDefinition(
+      action: action, trigger: trigger, repeatCount: repeatCount, repeatInterval: interval,
+      acknowledged: ack, key: key)
+  }
+
+  /// Absolute triggers (once per component) and Thunderbird's X-MOZ-SNOOZE-TIME snoozes.
+  private func singleFirings(
+    _ item: ICalComponent, origin: FiringOrigin, template: InstanceTemplate,
+    placed: CalendarTimes.Placed, recurrenceID: RecurrenceID?
+  ) -> [Firing] {
+    var result: [Firing] = []
+    let lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
+      .flatMap { times.instant($0) }
+    for alarm in template.alarms {
+      guard case .absolute(let instant) = alarm.trigger else { continue }
+      for k in 0...alarm.repeatCount {
+        let trigger = FiringMath.repeatTrigger(instant, k, alarm.repeatInterval)
+        result.append(
+          FiringMath.firing(
+            origin: origin, trigger: trigger, recurrenceID: recurrenceID,
+            eventStart: placed.instant, summary: template.summary, alarm: alarm, repeatIndex: k))
+      }
+    }
+    for property in item.properties
+    where property.name.utf8.first == UInt8(ascii: "X")
+      && property.name.hasPrefix("X-MOZ-SNOOZE-TIME")
+    {
+      guard let value = DateTimeValue(property: property), let instant = times.instant(value) else {
+        continue
+      }
+      // X-MOZ-SNOOZE-TIME-<microseconds> names the instance of a recurring event it snoozes.
+      var snoozed = recurrenceID
+      let suffix = property.name.dropFirst("X-MOZ-SNOOZE-TIME".count)
+      if suffix.hasPrefix("-"), let micros = Int64(suffix.dropFirst()) {
+        snoozed = .instant(Instant(secondsSince1970: micros / 1_000_000))
+      }
+      let snooze = AlarmDefinition(
+        action: "DISPLAY", trigger: .absolute(instant), repeatCount: 0, repeatInterval: .zero,
+        acknowledged: lastAck.flatMap { $0 >= instant ? $0 : nil }, key: property.name)
+      result.append(
+        FiringMath.firing(
+          origin: origin, trigger: instant, recurrenceID: snoozed,
+          eventStart: placed.instant, summary: template.summary, alarm: snooze, repeatIndex: 0))
+    }
+    return result
+  }
+}

@@ -91,14 +91,6 @@ public struct RecurrenceIterator: Sendable {
   /// Whether the rule's frequency is finer than DAILY (HOURLY, MINUTELY, SECONDLY).
   public var isSubDaily: Bool { plan.isSubDaily }
 
-  /// An upper bound on instances per second of wall clock: at most one a second, and for DAILY
-  /// and coarser rules at most the day's times every day.
-  public var maximumRate: Double {
-    let perUnit = Double(plan.timeCount) / Double(plan.unitSeconds)
-    let interval = plan.isSubDaily || plan.frequency == .daily ? Double(plan.interval) : 1
-    return min(1, perUnit / interval)
-  }
-
   /// The next instance in time order, or nil at the end (COUNT reached, past UNTIL, past year
   /// 9999, or the work limit hit).
   public mutating func next() -> LocalDateTime? {

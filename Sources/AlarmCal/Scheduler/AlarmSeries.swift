@@ -70,9 +70,6 @@ final class AlarmSeries: Sendable {
   let countsNominalDays: Bool
   /// Whether the rule is HOURLY or finer.
   let isSubDaily: Bool
-  /// An upper bound on the firings of its instances per second (0 without a rule): the rule's
-  /// rate times the master's alarms and their repeats.
-  let firingRate: Double
 
   init(_ parts: MasterParts, overrides: SeriesReader.Overrides) {
     origin = parts.origin
@@ -97,8 +94,6 @@ final class AlarmSeries: Sendable {
     rdates = instancesCanRing ? parts.rdates : []
     let rule = instancesCanRing ? parts.rule : nil
     isSubDaily = rule?.isSubDaily ?? false
-    firingRate =
-      (rule?.maximumRate ?? 0) * Double(parts.template.alarms.reduce(0) { $0 + 1 + $1.repeatCount })
     var once = parts.singles
     if !overrides.singles.isEmpty { once += overrides.singles }
     for (id, override) in overrides.table {

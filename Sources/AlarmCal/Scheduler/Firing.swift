@@ -5,8 +5,10 @@ import ICalendar
 public struct Firing: Equatable, Sendable {
   /// When it goes off.
   public let trigger: Instant
+  /// The file and UID of its series, held once for all of the series' firings.
+  private let origin: FiringOrigin
   /// The component's UID.
-  public let uid: String
+  public var uid: String { origin.uid }
   /// The instance's original start: nil for a component that does not recur.
   public let recurrenceID: RecurrenceID?
   /// The instance's start (for all-day instances, local midnight in the zone they are read in).
@@ -18,11 +20,11 @@ public struct Firing: Equatable, Sendable {
   /// 0 for the trigger itself, k for the k-th REPEAT.
   public let repeatIndex: Int
   /// The file as given on the command line.
-  public let file: String
+  public var file: String { origin.file }
   /// The 0-based position of the file among the inputs, for ordering ties.
-  public let fileIndex: Int
+  public var fileIndex: Int { origin.fileIndex }
   /// The id hash of the series' firings after their common start (see ``FiringOrigin``).
-  private let idPrefix: AlarmIdentifier.Hasher
+  private var idPrefix: AlarmIdentifier.Hasher { origin.idPrefix }
   /// Identifies the VALARM inside its component (its RFC 9074 UID, else its position).
   let alarmKey: String
   /// Whether an ACKNOWLEDGED (or X-MOZ-LASTACK) time at or after the trigger covers it.
@@ -51,10 +53,7 @@ public struct Firing: Equatable, Sendable {
     summary: String?, action: String, repeatIndex: Int, alarmKey: String, acknowledged: Bool
   ) {
     self.trigger = trigger
-    uid = origin.uid
-    file = origin.file
-    fileIndex = origin.fileIndex
-    idPrefix = origin.idPrefix
+    self.origin = origin
     self.recurrenceID = recurrenceID
     self.eventStart = eventStart
     self.summary = summary
@@ -87,7 +86,9 @@ public struct Firing: Equatable, Sendable {
     let rb = b.recurrenceID?.sortKey ?? Int64.min
     if ra != rb { return ra < rb }
     if repeatIndex != b.repeatIndex { return repeatIndex < b.repeatIndex }
-    return id.description < b.id.description
+    // The ids' text is their two words in hex, fixed width: it sorts as the words do.
+    let (x, y) = (id, b.id)
+    return (x.high, x.low) < (y.high, y.low)
   }
 }
 

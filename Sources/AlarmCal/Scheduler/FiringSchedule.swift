@@ -82,53 +82,25 @@ public struct FiringSchedule {
     from: Instant, to: Instant?, limit: Int?, emit: (Firing) -> Void
   ) -> [SchedulerWarning] {
     let ranks = rankSeries()
+    var found: [SchedulerWarning] = []
     for index in walks.indices {
       walks[index].rank = ranks[index]
       walks[index].start(at: from)
-    }
-    var found: [SchedulerWarning] = []
-    // A walk may use its whole work limit finding its first firing.
-    for index in walks.indices {
+      // A walk may use its whole work limit finding its first firing.
       Self.noteWorkLimit(&walks[index], workLimit: workLimit, into: &found)
     }
     let horizon = Instant(secondsSince1970: 253_402_300_799)  // 9999-12-31T23:59:59Z
     let end = min(to ?? horizon, horizon)
+    var queue = WalkQueue(walks.indices.filter { walks[$0].headTrigger != nil }, in: walks)
     var emitted = 0
-    var windowStart = from
-    var windows = WindowSpan(limit: limit)
-    var active = walks.indices.filter { walks[$0].headTrigger != nil }
-    var batch: [Firing] = []
-    while windowStart < end, !active.isEmpty {
-      windows.bound(byRate: active.reduce(0) { $0 + walks[$1].firingRate }, series: active.count)
-      let windowEnd = min(windowStart.adding(seconds: windows.span), end)
-      batch.removeAll(keepingCapacity: true)
-      var order: [(trigger: Int64, rank: Int, index: Int)] = []
-      for index in active {
-        let rank = walks[index].rank
-        while let trigger = walks[index].headTrigger, trigger < windowEnd,
-          let firing = walks[index].head
-        {
-          if includeAcknowledged || !firing.acknowledged {
-            order.append((trigger.secondsSince1970, rank, batch.count))
-            batch.append(firing)
-          }
-          walks[index].advance()
-        }
-        Self.noteWorkLimit(&walks[index], workLimit: workLimit, into: &found)
-      }
-      order.sort { a, b in
-        if a.trigger != b.trigger { return a.trigger < b.trigger }
-        if a.rank != b.rank { return a.rank < b.rank }
-        return batch[a.index].followsWithinSeries(batch[b.index])
-      }
-      for entry in order {
-        emit(batch[entry.index])
+    while let next = queue.first, let trigger = walks[next].headTrigger, trigger < end {
+      if let firing = walks[next].takeHead(unlessAcknowledged: !includeAcknowledged) {
+        emit(firing)
         emitted += 1
-        if let limit, emitted >= limit { return found }
+        if let limit, emitted >= limit { break }
       }
-      active.removeAll { walks[$0].headTrigger == nil }
-      windowStart = windowEnd
-      windows.adjust(found: order.count, series: active.count)
+      Self.noteWorkLimit(&walks[next], workLimit: workLimit, into: &found)
+      queue.firstMoved(in: walks)
     }
     return found
   }
@@ -167,32 +139,66 @@ public struct FiringSchedule {
   }
 }
 
-/// How long the windows firings are gathered in are: a day first (an hour when only the next
-/// few are wanted, so the next 64 of 100,000 series do not gather a whole day); growing while
-/// windows are sparse, since every window costs each series a look; shrinking when dense rules
-/// crowd one, so a window never holds millions of firings at once.
-private struct WindowSpan {
-  private(set) var span: Int64
-
-  init(limit: Int?) {
-    span = (limit ?? .max) <= 1_000 ? 3_600 : 86_400
+/// The walks that have firings left, as a heap ordered by each walk's next firing: the merge
+/// of the series' firings into one list in ``Firing/precedes(_:_:)`` order.
+private struct WalkQueue {
+  /// A walk with its next firing's trigger and its rank, so most comparisons read no walk.
+  private struct Entry {
+    var trigger: Instant
+    let rank: Int
+    let walk: Int
   }
 
-  /// Shortens the coming window when `rate` firings a second (an upper bound) would crowd it.
-  mutating func bound(byRate rate: Double, series: Int) {
-    let crowd = Double(max(50_000, 8 * series))
-    if rate * Double(span) > crowd { span = max(60, Int64(crowd / rate)) }
+  /// The earliest next firing first.
+  private var heap: [Entry]
+
+  init(_ indices: [Int], in walks: [SeriesWalk]) {
+    heap = indices.compactMap { index in
+      walks[index].headTrigger.map { Entry(trigger: $0, rank: walks[index].rank, walk: index) }
+    }
+    for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) {
+      siftDown(index, in: walks)
+    }
   }
 
-  /// Sets the next window's span from what the last one held: about four firings a series is
-  /// the aim (with 10,000 weekly series, one-day windows cost twice the time of four-day ones).
-  mutating func adjust(found: Int, series: Int) {
-    if found < 1_000 {
-      span = min(span * 4, 366 * 86_400)
-    } else if found < 4 * series {
-      span = min(span * 2, 366 * 86_400)
-    } else if found > max(50_000, 16 * series) {
-      span = max(span / 4, 60)
+  /// The walk whose next firing comes first.
+  var first: Int? { heap.first?.walk }
+
+  /// Puts the first walk back in its place after it advanced, or drops it when it has no
+  /// firing left.
+  mutating func firstMoved(in walks: [SeriesWalk]) {
+    guard let first = heap.first else { return }
+    if let trigger = walks[first.walk].headTrigger {
+      heap[0].trigger = trigger
+    } else {
+      heap[0] = heap[heap.count - 1]
+      heap.removeLast()
+    }
+    siftDown(0, in: walks)
+  }
+
+  /// Whether `a`'s next firing is listed before `b`'s: by time, then file and UID (the rank),
+  /// then within the series; the walk's place decides between equal firings.
+  private static func before(_ a: Entry, _ b: Entry, in walks: [SeriesWalk]) -> Bool {
+    if a.trigger != b.trigger { return a.trigger < b.trigger }
+    if a.rank != b.rank { return a.rank < b.rank }
+    guard let fa = walks[a.walk].head, let fb = walks[b.walk].head else { return false }
+    if fa.followsWithinSeries(fb) { return true }
+    return !fb.followsWithinSeries(fa) && a.walk < b.walk
+  }
+
+  private mutating func siftDown(_ start: Int, in walks: [SeriesWalk]) {
+    var parent = start
+    while true {
+      let left = 2 * parent + 1
+      guard left < heap.count else { return }
+      var child = left
+      if left + 1 < heap.count, Self.before(heap[left + 1], heap[left], in: walks) {
+        child = left + 1
+      }
+      guard Self.before(heap[child], heap[parent], in: walks) else { return }
+      heap.swapAt(child, parent)
+      parent = child
     }
   }
 }

@@ -8,8 +8,9 @@ struct SeriesWalk {
   /// The series' place in the file-then-UID order (equal for equal file and UID).
   var rank = 0
   private var iterator: RecurrenceIterator?
-  /// The rule's next instance not yet taken.
+  /// The rule's next instance not yet taken, and its instant.
   private var pending: LocalDateTime?
+  private var pendingInstant = Instant(secondsSince1970: 0)
   private var rdateIndex = 0
   private var onceIndex = 0
   /// Firings of instances already taken that are not handed out yet: a heap, earliest first.
@@ -38,6 +39,7 @@ struct SeriesWalk {
       takeFromRule()
     } else {
       pending = series.start
+      pendingInstant = series.zone.instant(for: series.start)
     }
   }
 
@@ -46,9 +48,6 @@ struct SeriesWalk {
     guard headTrigger != nil else { return nil }
     return headRingsOnce ? series.ringsOnce[onceIndex] : ahead.first.map(series.firing)
   }
-
-  /// An upper bound on the firings per second still to come from the rule.
-  var firingRate: Double { pending != nil || !ahead.isEmpty ? series.firingRate : 0 }
 
   /// Starts the walk at the first firing at or after `instant` (once, before ``advance()``).
   mutating func start(at instant: Instant) {
@@ -70,7 +69,22 @@ struct SeriesWalk {
     findHead()
   }
 
-  /// Hands out the head and finds the next one.
+  /// Hands out the head and finds the next one; nil, handing out nothing, when the head is
+  /// acknowledged and `unlessAcknowledged`.
+  mutating func takeHead(unlessAcknowledged: Bool) -> Firing? {
+    guard headTrigger != nil else { return nil }
+    var firing: Firing?
+    if headRingsOnce {
+      let once = series.ringsOnce[onceIndex]
+      if !(unlessAcknowledged && once.acknowledged) { firing = once }
+    } else if let first = ahead.first, !(unlessAcknowledged && first.acknowledged) {
+      firing = series.firing(first)
+    }
+    advance()
+    return firing
+  }
+
+  /// Passes over the head and finds the next one.
   mutating func advance() {
     guard headTrigger != nil else { return }
     if headRingsOnce {
@@ -116,19 +130,22 @@ struct SeriesWalk {
   /// the earliest offset and the margin for nominal days and offset changes; nil when none is
   /// left.
   private func nextInstanceBound() -> Instant? {
-    var next = pending
     let rdates = series.rdates
-    if rdateIndex < rdates.count, next.map({ rdates[rdateIndex].local < $0 }) ?? true {
-      next = rdates[rdateIndex].local
+    let instant: Instant
+    if rdateIndex < rdates.count, pending.map({ rdates[rdateIndex].local < $0 }) ?? true {
+      instant = series.zone.instant(for: rdates[rdateIndex].local)
+    } else if pending != nil {
+      instant = pendingInstant
+    } else {
+      return nil
     }
-    guard let next else { return nil }
-    let instant = series.zone.instant(for: next)
     return instant.adding(seconds: series.earliestOffset - series.reach(around: instant).below)
   }
 
   /// Moves the rule on to its next instance.
   private mutating func takeFromRule() {
     pending = iterator?.next()
+    if let pending { pendingInstant = series.zone.instant(for: pending) }
     if pending == nil { stoppedByWorkLimit = iterator?.stoppedByWorkLimit ?? false }
   }
 
@@ -136,10 +153,12 @@ struct SeriesWalk {
   /// with the RDATE's PERIOD length) and finds its firings; false when none is left.
   private mutating func takeInstance() -> Bool {
     var instance: RDateInstance
+    var instant: Instant?
     let rdates = series.rdates
     let rdate = rdateIndex < rdates.count ? rdates[rdateIndex] : nil
     if let local = pending, rdate.map({ local <= $0.local }) ?? true {
       instance = RDateInstance(local: local, length: nil)
+      instant = pendingInstant
       instancesExamined += 1
       takeFromRule()
     } else if let rdate {
@@ -154,14 +173,14 @@ struct SeriesWalk {
       rdateIndex += 1
     }
     nextBound = nextInstanceBound()
-    appendFirings(of: instance)
+    appendFirings(of: instance, at: instant ?? series.zone.instant(for: instance.local))
     return true
   }
 
-  /// The firings of one instance at or after `from`, into the heap ahead.
-  private mutating func appendFirings(of instance: RDateInstance) {
+  /// The firings of one instance, starting at `instant`, at or after `from`, into the heap
+  /// ahead.
+  private mutating func appendFirings(of instance: RDateInstance, at instant: Instant) {
     let series = series
-    let instant = series.zone.instant(for: instance.local)
     let id: RecurrenceID? =
       series.fixedRecurrenceID
       ?? (series.recurring

@@ -396,12 +396,13 @@ private struct CalendarMapper {
     anchor: (zone: TimeZoneRules, local: LocalDateTime), repeatDays: Set<Weekday>, ringsOnce: Bool,
     summary: String, number: Int, uid: String
   ) -> Alarm? {
-    let action = valarm.property("ACTION")?.value.uppercased() ?? ""
+    let alarm = AlarmComponent(valarm, in: item)
+    let action = alarm.action
     let enabled: Bool
     switch action {
     case "AUDIO", "DISPLAY": enabled = true
     case AlarmVocabulary.disabledAction:
-      if valarm.property("TRIGGER")?.parameter("VALUE")?.uppercased() == "DATE-TIME" {
+      if alarm.isAbsolute {
         lose(
           item, "ACTION:NONE alarm with an absolute trigger is a \"no alert\" placeholder",
           .alarmSkipped)
@@ -421,12 +422,12 @@ private struct CalendarMapper {
         "PROXIMITY:\(proximity.value) (RFC 9074) rings on arriving at or leaving a place",
         .alarmKept("it rings at its time alone"))
     }
-    if let repeatCount = valarm.property("REPEAT")?.value, repeatCount != "0" {
+    if alarm.repeatCount > 0 || alarm.repeatProblem != nil {
+      let count = valarm.property("REPEAT")?.value ?? ""
       let interval = valarm.property("DURATION")?.value ?? "?"
-      lose(
-        item, "REPEAT:\(repeatCount) re-rings every \(interval)", .alarmKept("it rings once"))
+      lose(item, "REPEAT:\(count) re-rings every \(interval)", .alarmKept("it rings once"))
     }
-    guard let ring = ringTime(valarm, item: item, anchor: anchor, repeating: !repeatDays.isEmpty)
+    guard let ring = ringTime(alarm, item: item, anchor: anchor, repeating: !repeatDays.isEmpty)
     else { return nil }
     let schedule: Alarm.Schedule
     if repeatDays.isEmpty {
@@ -470,35 +471,29 @@ private struct CalendarMapper {
 
   /// The wall-clock ring of the first instance, in the anchor's zone; nil after a loss.
   private mutating func ringTime(
-    _ valarm: ICalComponent, item: ICalComponent,
+    _ alarm: AlarmComponent, item: ICalComponent,
     anchor: (zone: TimeZoneRules, local: LocalDateTime), repeating: Bool
   ) -> LocalDateTime? {
-    guard let trigger = valarm.property("TRIGGER") else {
+    let offset: ICalDuration
+    let fromEnd: Bool
+    switch alarm.trigger {
+    case .failure(.missing):
       lose(item, "a VALARM without TRIGGER", .alarmSkipped)
       return nil
-    }
-    if trigger.parameter("VALUE")?.uppercased() == "DATE-TIME" {
-      guard !repeating else {
-        lose(item, "an absolute TRIGGER rings once, not with every repetition", .alarmSkipped)
-        return nil
-      }
-      guard case .utc(let utc)? = DateTimeValue(text: trigger.value) else {
-        lose(
-          item, "absolute TRIGGER \(quoted(trigger.value)) is not a UTC date-time", .alarmSkipped)
-        return nil
-      }
-      return anchor.zone.local(at: Instant(utc: utc))
-    }
-    guard let offset = ICalDuration(trigger.value) else {
-      lose(item, "TRIGGER \(quoted(trigger.value)) is not a duration", .alarmSkipped)
+    case .failure(.notDuration(let text)):
+      lose(item, "TRIGGER \(quoted(text)) is not a duration", .alarmSkipped)
       return nil
+    case .failure(.notDateTime), .success(.absolute):
+      return absoluteRing(alarm, item: item, zone: anchor.zone, repeating: repeating)
+    case .success(.relative(let duration, let relatedToEnd)):
+      (offset, fromEnd) = (duration, relatedToEnd)
     }
     let base: LocalDateTime
-    if trigger.parameter("RELATED")?.uppercased() == "END" {
+    if fromEnd {
       guard let end = endOfFirstInstance(item, anchor: anchor) else { return nil }
       base = end
     } else {
-      guard item.name != "VTODO" || item.property("DTSTART") != nil else {
+      guard item.name != "VTODO" || alarm.missingAnchor == nil else {
         lose(item, "TRIGGER relative to the start of a task without DTSTART", .alarmSkipped)
         return nil
       }
@@ -506,10 +501,27 @@ private struct CalendarMapper {
     }
     let ring = AlarmTriggers.apply(offset, to: base, in: anchor.zone)
     guard (1...9999).contains(ring.date.year) else {
-      lose(item, "TRIGGER \(trigger.value) rings outside the years 1 to 9999", .alarmSkipped)
+      let text = alarm.component.property("TRIGGER")?.value ?? ""
+      lose(item, "TRIGGER \(text) rings outside the years 1 to 9999", .alarmSkipped)
       return nil
     }
     return ring
+  }
+
+  /// An absolute trigger's wall-clock reading in `zone`; nil after a loss.
+  private mutating func absoluteRing(
+    _ alarm: AlarmComponent, item: ICalComponent, zone: TimeZoneRules, repeating: Bool
+  ) -> LocalDateTime? {
+    guard !repeating else {
+      lose(item, "an absolute TRIGGER rings once, not with every repetition", .alarmSkipped)
+      return nil
+    }
+    guard case .success(.absolute(.utc(let utc))) = alarm.trigger else {
+      let text = alarm.component.property("TRIGGER")?.value ?? ""
+      lose(item, "absolute TRIGGER \(quoted(text)) is not a UTC date-time", .alarmSkipped)
+      return nil
+    }
+    return zone.local(at: Instant(utc: utc))
   }
 
   /// DTEND, DTSTART+DURATION, DUE for a task, or the RFC 5545 default end; nil after a loss.

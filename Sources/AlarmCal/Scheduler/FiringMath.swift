@@ -15,7 +15,7 @@ enum FiringMath {
 
   static func firing(
     origin: FiringOrigin, trigger: Instant,
-    recurrenceID: RecurrenceID?, eventStart: Instant, summary: String?, alarm: AlarmDefinition,
+    recurrenceID: RecurrenceID?, eventStart: Instant, summary: String?, alarm: RingingAlarm,
     repeatIndex: Int
   ) -> Firing {
     Firing(

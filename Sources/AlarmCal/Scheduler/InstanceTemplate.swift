@@ -1,7 +1,7 @@
 import ICalendar
 
-/// One VALARM, read once.
-struct AlarmDefinition {
+/// A VALARM that can ring (read by ``AlarmComponent``), its times resolved for the scheduler.
+struct RingingAlarm {
   enum Trigger {
     /// A duration from the instance's start or end (RFC 5545 §3.8.6.3).
     case relative(ICalDuration, fromEnd: Bool)
@@ -22,7 +22,7 @@ struct AlarmDefinition {
 /// What one instance needs to ring: from the master, or from a RECURRENCE-ID override.
 struct InstanceTemplate {
   let summary: String?
-  let alarms: [AlarmDefinition]
+  let alarms: [RingingAlarm]
   let cancelled: Bool
   /// The span from start to end, for triggers related to the end.
   let length: InstanceLength

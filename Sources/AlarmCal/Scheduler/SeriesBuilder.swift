@@ -60,9 +60,7 @@ struct SeriesBuilder {
     guard uid.isEmpty else { return slot(uid: uid, identity: uid) }
     let identity = contentIdentity.identity(of: item)
     // Said of components that can ring: a calendar without UIDs and alarms is not at fault.
-    if item.components.contains(where: { $0.name == "VALARM" })
-      || item.properties.contains(where: { $0.name.hasPrefix("X-MOZ-SNOOZE-TIME") })
-    {
+    if AlarmComponent.mayRing(item) {
       groupingWarnings.append(
         SchedulerWarning(
           file: reader.file, line: item.line, component: item.name, uid: "",

@@ -77,9 +77,7 @@ struct SeriesReader {
   /// Reads a master (no RECURRENCE-ID), or an instance without its series, into its parts.
   mutating func master(_ item: ICalComponent, uid: String, identity: String) -> ReadMaster {
     warnings = []
-    let hasAlarms =
-      item.components.contains { $0.name == "VALARM" }
-      || item.properties.contains { $0.name.hasPrefix("X-MOZ-SNOOZE-TIME") }
+    let hasAlarms = AlarmComponent.mayRing(item)
     let parts = masterParts(item, uid: uid, identity: identity)
     return ReadMaster(parts: parts, hasAlarms: hasAlarms, warnings: warnings)
   }
@@ -399,7 +397,7 @@ struct SeriesReader {
     }
     let lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
       .flatMap { times.instant($0) }
-    var alarms: [AlarmDefinition] = []
+    var alarms: [RingingAlarm] = []
     var index = 0
     for valarm in item.components where valarm.name == "VALARM" {
       if let alarm = alarmDefinition(valarm, index: index, item: item, uid: uid, lastAck: lastAck) {
@@ -414,82 +412,55 @@ struct SeriesReader {
 
   private mutating func alarmDefinition(
     _ valarm: ICalComponent, index: Int, item: ICalComponent, uid: String, lastAck: Instant?
-  ) -> AlarmDefinition? {
-    let action = valarm.propertyValue(uppercased: "ACTION")?.asciiUppercased ?? ""
-    // ACTION:NONE never rings: alarmcal's disabled alarms and Apple's "no alert" placeholders.
-    if action == "NONE" { return nil }
-    if action.isEmpty {
+  ) -> RingingAlarm? {
+    let alarm = AlarmComponent(valarm, in: item)
+    if alarm.isSwitchedOff { return nil }
+    if alarm.action.isEmpty {
       warn(item, uid, "a VALARM without ACTION is ignored")
       return nil
     }
-    guard let triggerProperty = valarm.property(uppercased: "TRIGGER") else {
+    let trigger: RingingAlarm.Trigger
+    switch alarm.trigger {
+    case .failure(.missing):
       warn(item, uid, "a VALARM without TRIGGER is ignored")
       return nil
-    }
-    let trigger: AlarmDefinition.Trigger
-    if triggerProperty.parameter(uppercased: "VALUE")?.asciiUppercased == "DATE-TIME" {
-      guard let value = DateTimeValue(text: triggerProperty.value),
-        let instant = times.instant(value)
-      else {
-        warn(
-          item, uid,
-          "TRIGGER \(quoted(triggerProperty.value)) is not a date-time; the alarm is ignored")
+    case .failure(.notDateTime(let text)):
+      warn(item, uid, "TRIGGER \(quoted(text)) is not a date-time; the alarm is ignored")
+      return nil
+    case .failure(.notDuration(let text)):
+      warn(item, uid, "TRIGGER \(quoted(text)) is not a duration; the alarm is ignored")
+      return nil
+    case .success(.absolute(let value)):
+      guard let instant = times.instant(value) else {
+        let text = valarm.propertyValue(uppercased: "TRIGGER") ?? ""
+        warn(item, uid, "TRIGGER \(quoted(text)) is not a date-time; the alarm is ignored")
         return nil
       }
       trigger = .absolute(instant)
-    } else {
-      guard let duration = ICalDuration(triggerProperty.value) else {
-        warn(
-          item, uid,
-          "TRIGGER \(quoted(triggerProperty.value)) is not a duration; the alarm is ignored")
-        return nil
-      }
-      let fromEnd = triggerProperty.parameter(uppercased: "RELATED")?.asciiUppercased == "END"
-      let hasStart = item.hasProperty(uppercased: "DTSTART")
-      if !fromEnd, item.name == "VTODO", !hasStart {
-        warn(
-          item, uid, "TRIGGER relative to the start of a task without DTSTART; the alarm is ignored"
-        )
-        return nil
-      }
-      // RFC 5545 §3.8.6.3: a task's end is its DUE, or DTSTART plus DURATION.
-      if fromEnd, item.name == "VTODO", !item.hasProperty(uppercased: "DUE"),
-        !(hasStart && item.hasProperty(uppercased: "DURATION"))
-      {
-        warn(
-          item, uid,
-          "TRIGGER relative to the end of a task without DUE (or DTSTART and DURATION); the alarm is ignored"
-        )
+    case .success(.relative(let duration, let fromEnd)):
+      // An event without an end ends when it starts (RFC 5545 §3.6.1); a task has no such rule.
+      if item.name == "VTODO", let missing = alarm.missingAnchor {
+        let anchor =
+          missing == .start
+          ? "start of a task without DTSTART"
+          : "end of a task without DUE (or DTSTART and DURATION)"
+        warn(item, uid, "TRIGGER relative to the \(anchor); the alarm is ignored")
         return nil
       }
       trigger = .relative(duration, fromEnd: fromEnd)
     }
-    var repeatCount = 0
-    var interval = ICalDuration.zero
-    let repeatText = valarm.propertyValue(uppercased: "REPEAT")
-    if let repeatText, Int(repeatText) == nil {
-      warn(item, uid, "REPEAT \(quoted(repeatText)) is not an integer; the alarm rings once")
+    switch alarm.repeatProblem {
+    case .notInteger(let text):
+      warn(item, uid, "REPEAT \(quoted(text)) is not an integer; the alarm rings once")
+    case .noPositiveDuration:
+      warn(item, uid, "REPEAT without a positive DURATION; the alarm rings once")
+    case nil: break
     }
-    if let text = repeatText, let count = Int(text), count > 0 {
-      if let durationText = valarm.propertyValue(uppercased: "DURATION"),
-        let duration = ICalDuration(durationText),
-        !duration.isNegative, duration.days > 0 || duration.seconds > 0
-      {
-        repeatCount = min(count, 1000)
-        interval = duration
-      } else {
-        warn(item, uid, "REPEAT without a positive DURATION; the alarm rings once")
-      }
-    }
-    let acknowledged = valarm.property(uppercased: "ACKNOWLEDGED").flatMap {
-      DateTimeValue(property: $0)
-    }
-    .flatMap { times.instant($0) }
-    let ack = [acknowledged, lastAck].compactMap { $0 }.max()
-    let key = valarm.property(uppercased: "UID")?.text ?? "#\(index)"
-    return AlarmDefinition(
-      action: action, trigger: trigger, repeatCount: repeatCount, repeatInterval: interval,
-      acknowledged: ack, key: key)
+    let acknowledged = alarm.acknowledged.flatMap { times.instant($0) }
+    return RingingAlarm(
+      action: alarm.action, trigger: trigger, repeatCount: alarm.repeatCount,
+      repeatInterval: alarm.repeatInterval,
+      acknowledged: [acknowledged, lastAck].compactMap { $0 }.max(), key: alarm.uid ?? "#\(index)")
   }
 
   /// Absolute triggers (once per component) and Thunderbird's X-MOZ-SNOOZE-TIME snoozes.
@@ -523,7 +494,7 @@ struct SeriesReader {
       if suffix.hasPrefix("-"), let micros = Int64(suffix.dropFirst()) {
         snoozed = .instant(Instant(secondsSince1970: micros / 1_000_000))
       }
-      let snooze = AlarmDefinition(
+      let snooze = RingingAlarm(
         action: "DISPLAY", trigger: .absolute(instant), repeatCount: 0, repeatInterval: .zero,
         acknowledged: lastAck.flatMap { $0 >= instant ? $0 : nil }, key: property.name)
       result.append(

@@ -89,20 +89,16 @@ extension ValidationRun {
   /// RFC 5545 §3.8.6.3: a trigger relative to the start needs DTSTART; one relative to the
   /// end needs DTEND (an event), DUE (a task), or DTSTART and DURATION.
   private mutating func checkTriggerAnchors(_ item: ICalComponent) {
-    let hasStart = item.property("DTSTART") != nil
     let endName = item.name == "VTODO" ? "DUE" : "DTEND"
-    let hasEnd = item.property(endName) != nil || hasStart && item.property("DURATION") != nil
-    for alarm in item.components where alarm.name == "VALARM" {
-      guard let trigger = alarm.property("TRIGGER"),
-        trigger.parameter("VALUE")?.uppercased() != "DATE-TIME",
-        ICalDuration(trigger.value) != nil
+    for alarm in AlarmComponent.all(in: item) {
+      guard let missing = alarm.missingAnchor, let trigger = alarm.component.property("TRIGGER")
       else { continue }
-      let fromEnd = trigger.parameter("RELATED")?.uppercased() == "END"
-      if !fromEnd && !hasStart {
+      switch missing {
+      case .start:
         report(
           .triggerAnchor, at: name(trigger),
           "TRIGGER is relative to the start, but this \(item.name) has no DTSTART")
-      } else if fromEnd && !hasEnd {
+      case .end:
         report(
           .triggerAnchor, at: name(trigger),
           "TRIGGER;RELATED=END needs \(endName), or DTSTART and DURATION, in this \(item.name)")

@@ -104,10 +104,8 @@ extension ValidationRun {
   /// all rang before now can never ring again. The check reads wall clocks as UTC and allows two
   /// days of slack, so it only speaks when the end is clearly past.
   private mutating func checkAlarmsCanRing(_ item: ICalComponent) {
-    let alarms = item.components.filter {
-      $0.name == "VALARM" && $0.property("ACTION")?.value.uppercased() != "NONE"
-    }
-    guard let now, let last = alarms.last, item.properties(named: "RDATE").isEmpty,
+    let alarms = AlarmComponent.all(in: item).filter { !$0.isSwitchedOff }
+    guard let now, let last = alarms.last?.component, item.properties(named: "RDATE").isEmpty,
       let startLine = item.property("DTSTART") ?? item.property("DUE"),
       let start = Self.dateTime(startLine)
     else { return }
@@ -124,28 +122,20 @@ extension ValidationRun {
     // The latest any alarm can ring after an instance's start, in seconds.
     var reach = Int64.min
     for alarm in alarms {
-      guard let trigger = alarm.property("TRIGGER") else { return }
       var offset: Int64
-      if trigger.parameter("VALUE")?.uppercased() == "DATE-TIME" {
-        guard case .utc(let utc)? = DateTimeValue(text: trigger.value) else { return }
+      switch alarm.trigger {
+      case .success(.absolute(.utc(let utc))):
         offset = Instant(utc: utc).secondsSince1970 - lastStart.secondsSince1970
-      } else {
-        guard let duration = ICalDuration(trigger.value) else { return }
-        offset = Int64(duration.signedDays) * 86_400 + Int64(duration.signedSeconds)
-        if trigger.parameter("RELATED")?.uppercased() == "END" {
+      case .success(.relative(let duration, let fromEnd)):
+        offset = Self.seconds(duration)
+        if fromEnd {
           // The longest an instance can last: one that is not written plainly is not judged.
           guard let length = spanSeconds(item, start: start) else { return }
           offset += length
         }
+      default: return
       }
-      if let count = alarm.property("REPEAT").flatMap({ Int64($0.value) }),
-        let interval = alarm.property("DURATION").flatMap({ ICalDuration($0.value) })
-      {
-        // The scheduler rings at most 1,000 repeats (AlarmSeries+Build.swift); so does this
-        // estimate, which also keeps a REPEAT of 10^15 from overflowing.
-        let repeats = min(max(count, 0), 1_000)
-        offset += repeats * (Int64(interval.days) * 86_400 + Int64(interval.seconds))
-      }
+      offset += Int64(alarm.repeatCount) * Self.seconds(alarm.repeatInterval)
       reach = max(reach, offset)
     }
     let latestRing = lastStart.secondsSince1970 + reach + 2 * 86_400
@@ -159,13 +149,18 @@ extension ValidationRun {
   /// DTEND or DUE minus DTSTART (wall clock, same form), or DURATION; nil when unclear.
   private func spanSeconds(_ item: ICalComponent, start: DateTimeValue) -> Int64? {
     if let text = item.property("DURATION")?.value, let duration = ICalDuration(text) {
-      return Int64(duration.signedDays) * 86_400 + Int64(duration.signedSeconds)
+      return Self.seconds(duration)
     }
     guard let endLine = item.property(item.name == "VTODO" ? "DUE" : "DTEND") else {
       return start.isDate ? 86_400 : 0
     }
     guard let end = Self.dateTime(endLine), sameForm(start, end) else { return nil }
     return end.local.secondsSince1970 - start.local.secondsSince1970
+  }
+
+  /// A duration in seconds, counting its days as 86,400 seconds each.
+  private static func seconds(_ duration: ICalDuration) -> Int64 {
+    Int64(duration.signedDays) * 86_400 + Int64(duration.signedSeconds)
   }
 
   private func sameForm(_ a: DateTimeValue, _ b: DateTimeValue) -> Bool {

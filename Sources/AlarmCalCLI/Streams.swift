@@ -29,7 +29,7 @@ public final class FileHandleSink: TextSink, @unchecked Sendable {
 
   /// When the descriptor is a pipe, asks the kernel for a 1 MiB buffer instead of the default
   /// 64 KiB: a gigabyte of `upcoming` output then costs far fewer blocked writes and context
-  /// switches (a year of 10,000 weekly series: 1.7 s of system time). A refusal changes nothing.
+  /// switches. A refusal changes nothing.
   public func widenPipe() {
     #if os(Linux)
       var status = stat()

@@ -26,14 +26,15 @@ enum UpcomingCommand {
       valued: ["from", "to", "limit", "tz", "now", "format", "max-file-size", "max-instances"],
       flags: ["include-acknowledged"],
       context: context
-    ) { (parsed) throws(UsageError) in try validate(parsed, context: context) }
+    ) { (parsed) throws(UsageError) in try parseOptions(parsed, context: context) }
     switch outcome {
     case .exit(let status): return status
     case .run(let options): return upcoming(options, context: context)
     }
   }
 
-  private static func validate(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError)
+  private static func parseOptions(_ parsed: ParsedArguments, context: ToolContext)
+    throws(UsageError)
     -> Options
   {
     guard !parsed.positionals.isEmpty else { throw UsageError("missing FILE") }

@@ -62,14 +62,15 @@ enum ValidateCommand {
       arguments, command: "validate", usage: usage, help: helpText,
       valued: ["format", "now", "max-file-size", "max-problems"],
       flags: ["strict"], context: context
-    ) { (parsed) throws(UsageError) in try validate(parsed, context: context) }
+    ) { (parsed) throws(UsageError) in try parseOptions(parsed, context: context) }
     switch outcome {
     case .exit(let status): return status
     case .run(let options): return check(options, context: context)
     }
   }
 
-  private static func validate(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError)
+  private static func parseOptions(_ parsed: ParsedArguments, context: ToolContext)
+    throws(UsageError)
     -> Options
   {
     guard !parsed.positionals.isEmpty else { throw UsageError("missing FILE") }

@@ -20,8 +20,7 @@ struct CalendarTimes {
   let defaultZone: any ZoneOffsets
   let calendarZone: (any ZoneOffsets)?
   /// Kept as existentials: a VTimezoneRules is too large to sit inside one, so each copy of a
-  /// fresh existential would box it anew, once per series (4.8 MB for 100,000 series); copies
-  /// of a stored one share its box.
+  /// fresh existential would box it anew, once per series; copies of a stored one share its box.
   let definitions: [String: any ZoneOffsets]
 
   init(calendar: ICalComponent, defaultZone: any ZoneOffsets) {

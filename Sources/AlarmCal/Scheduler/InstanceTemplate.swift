@@ -27,6 +27,11 @@ struct InstanceTemplate {
   /// The span from start to end, for triggers related to the end.
   let length: InstanceLength
 
+  /// The same instances without alarms and marked cancelled: a completed task's.
+  var silenced: InstanceTemplate {
+    InstanceTemplate(summary: summary, alarms: [], cancelled: true, length: length)
+  }
+
   /// Whether each instance made from this template rings: not cancelled, with an alarm
   /// relative to its start or end (absolute ones ring once, not per instance).
   var canRingPerInstance: Bool {

@@ -85,12 +85,43 @@ struct SeriesReader {
   private mutating func masterParts(_ item: ICalComponent, uid: String, identity: String)
     -> MasterParts?
   {
-    // What the reader could not read (a line that is no content line), the event's own first.
-    for part in [item] + item.components {
-      for note in part.unreadable {
-        warn(item, uid, "a line could not be read and is ignored (\(note))")
-      }
+    warnOfUnreadableLines(item, uid: uid)
+    guard let placed = place(item, uid: uid) else { return nil }
+    let isOverride = item.hasProperty(uppercased: "RECURRENCE-ID")
+    // Read in this order, which is the order of their warnings.
+    let rule = isOverride ? nil : recurrence(item, uid: uid, placed: placed)
+    let (excludedInstants, excludedDates) = exclusions(item, uid: uid)
+    let rdates = isOverride ? [] : extraDates(item, uid: uid, placed: placed)
+    var template = self.template(item, uid: uid, placed: placed)
+    let origin = FiringOrigin(file: file, fileIndex: fileIndex, uid: uid, identity: identity)
+    let fixedRecurrenceID = item.property(uppercased: "RECURRENCE-ID")
+      .flatMap(DateTimeValue.init(property:))
+      .flatMap { recurrenceID(of: $0, seriesIsDate: placed.isDate) }
+    // A cancelled event and a completed task do not ring; their overrides ring for their own.
+    let singles =
+      item.isCompletedTask || template.cancelled
+      ? []
+      : singleFirings(
+        item, origin: origin, template: template, placed: placed,
+        recurrenceID: fixedRecurrenceID)
+    if item.isCompletedTask { template = template.silenced }
+    return MasterParts(
+      origin: origin, line: item.line, componentName: item.name, placed: placed, rule: rule,
+      fixedRecurrenceID: fixedRecurrenceID, template: template,
+      excludedInstants: excludedInstants, excludedDates: excludedDates, rdates: rdates,
+      singles: singles)
+  }
+
+  /// What the reader could not read (a line that is no content line), the component's own first.
+  private mutating func warnOfUnreadableLines(_ item: ICalComponent, uid: String) {
+    for note in item.unreadable + item.components.flatMap(\.unreadable) {
+      warn(item, uid, "a line could not be read and is ignored (\(note))")
     }
+  }
+
+  /// The component's start (a task without one: its DUE) placed in its zone; nil, with a
+  /// warning, when there is none or its zone is unknown.
+  private mutating func place(_ item: ICalComponent, uid: String) -> CalendarTimes.Placed? {
     let isTask = item.name == "VTODO"
     guard
       let anchorProperty = item.property(uppercased: "DTSTART")
@@ -105,45 +136,11 @@ struct SeriesReader {
       return nil
     }
     guard let placed = times.place(anchorValue) else {
-      warn(
-        item, uid,
-        "time zone \(quoted(anchorProperty.parameter("TZID") ?? "")) is unknown; its alarms cannot ring"
-      )
+      let tzid = anchorProperty.parameter("TZID") ?? ""
+      warn(item, uid, "time zone \(quoted(tzid)) is unknown; its alarms cannot ring")
       return nil
     }
-    let isOverride = item.hasProperty(uppercased: "RECURRENCE-ID")
-    let rule = isOverride ? nil : recurrence(item, uid: uid, placed: placed)
-    let (excludedInstants, excludedDates) = exclusions(item, uid: uid)
-    let rdates = isOverride ? [] : extraDates(item, uid: uid, placed: placed)
-    let template = self.template(item, uid: uid, placed: placed)
-    let origin = FiringOrigin(file: file, fileIndex: fileIndex, uid: uid, identity: identity)
-    var fixedRecurrenceID: RecurrenceID?
-    if isOverride,
-      let idValue = item.property(uppercased: "RECURRENCE-ID").flatMap(
-        DateTimeValue.init(property:))
-    {
-      fixedRecurrenceID = recurrenceID(of: idValue, seriesIsDate: placed.isDate)
-    }
-    let isCompletedTask =
-      isTask
-      && (item.propertyValue(uppercased: "STATUS")?.asciiUppercased == "COMPLETED"
-        || item.hasProperty(uppercased: "COMPLETED"))
-    // A cancelled event and a completed task do not ring; their overrides ring for their own.
-    let singles =
-      isCompletedTask || template.cancelled
-      ? []
-      : singleFirings(
-        item, origin: origin, template: template, placed: placed,
-        recurrenceID: fixedRecurrenceID)
-    return MasterParts(
-      origin: origin, line: item.line, componentName: item.name, placed: placed, rule: rule,
-      fixedRecurrenceID: fixedRecurrenceID,
-      template: isCompletedTask
-        ? InstanceTemplate(
-          summary: template.summary, alarms: [], cancelled: true, length: template.length)
-        : template,
-      excludedInstants: excludedInstants, excludedDates: excludedDates, rdates: rdates,
-      singles: singles)
+    return placed
   }
 
   /// The master's RRULE (the first, with a warning when there are more), iterated from its
@@ -370,7 +367,7 @@ struct SeriesReader {
   private mutating func template(_ item: ICalComponent, uid: String, placed: CalendarTimes.Placed)
     -> InstanceTemplate
   {
-    let cancelled = item.propertyValue(uppercased: "STATUS")?.asciiUppercased == "CANCELLED"
+    let cancelled = item.isCancelled
     var length = InstanceLength.exact(seconds: 0)
     let endName = item.name == "VTODO" ? "DUE" : "DTEND"
     // An all-day event lasts its day (RFC 5545 §3.6.1); a task placed at its DUE (it has no

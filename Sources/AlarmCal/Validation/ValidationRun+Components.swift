@@ -124,6 +124,9 @@ extension ValidationRun {
   private mutating func uniqueOnly(
     _ names: [String], in component: ICalComponent, rfc: String, note: String = ""
   ) {
+    // Most components repeat no name at all: only those that do are looked at name by name.
+    var seen = Set<String>(minimumCapacity: component.properties.count)
+    guard component.properties.contains(where: { !seen.insert($0.name).inserted }) else { return }
     for name in names {
       let found = component.properties(named: name)
       for extra in found.dropFirst() {

@@ -6,9 +6,9 @@ extension ValidationRun {
   mutating func checkRule(
     _ rule: RecurrenceRule, _ line: ICalProperty, start: ICalProperty?, inObservance: Bool
   ) {
-    let upper = line.value.uppercased()
     /// The position of a part's name inside the (possibly folded) value.
     func at(_ part: String) -> SourcePosition {
+      let upper = line.value.uppercased()
       guard let range = upper.range(of: part + "=") else { return value(line) }
       return position(
         line, valueOffset: upper.utf8.distance(from: upper.startIndex, to: range.lowerBound))
@@ -58,8 +58,10 @@ extension ValidationRun {
       }
     }
     // A rule that never matches leaves only DTSTART: almost certainly not what was meant.
-    var iterator = RecurrenceIterator(
-      rule: rule, start: startValue.local, isDate: startValue.isDate, workLimit: 200_000)
+    guard
+      var iterator = iterator(
+        line.value, start: startValue.local, isDate: startValue.isDate, workLimit: 200_000)
+    else { return }
     _ = iterator.next()
     if iterator.next() == nil, rule.count.map({ $0 > 1 }) ?? true, rule.until == nil {
       report(

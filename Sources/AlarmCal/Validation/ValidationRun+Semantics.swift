@@ -44,7 +44,7 @@ extension ValidationRun {
       }),
       let startLine = master.property("DTSTART"),
       let ruleLine = master.property("RRULE"),
-      let rule = try? RecurrenceRule(parsing: ruleLine.value),
+      case .success = rule(ruleLine.value),
       let start = Self.dateTime(startLine),
       let target = Self.dateTime(override),
       sameForm(start, target)
@@ -52,8 +52,10 @@ extension ValidationRun {
     let rdates = master.properties(named: "RDATE").flatMap { $0.value.split(separator: ",") }
       .compactMap { DateTimeValue(text: String($0.split(separator: "/").first ?? ""))?.local }
     if rdates.contains(target.local) { return }
-    var iterator = RecurrenceIterator(
-      rule: rule, start: start.local, isDate: start.isDate, workLimit: 200_000)
+    guard
+      var iterator = iterator(
+        ruleLine.value, start: start.local, isDate: start.isDate, workLimit: 200_000)
+    else { return }
     iterator.skip(toAtLeast: target.local)
     guard let next = iterator.next(), !iterator.stoppedByWorkLimit else { return }
     if next != target.local {
@@ -69,7 +71,7 @@ extension ValidationRun {
     guard item.property("RECURRENCE-ID") == nil, item.properties(named: "RDATE").isEmpty,
       let startLine = item.property("DTSTART"), let ruleLine = item.property("RRULE"),
       !item.properties(named: "EXDATE").isEmpty,
-      let rule = try? RecurrenceRule(parsing: ruleLine.value),
+      let rule = try? rule(ruleLine.value).get(),
       rule.count != nil || rule.until != nil,
       let start = Self.dateTime(startLine)
     else { return }
@@ -85,8 +87,10 @@ extension ValidationRun {
         excluded.insert(value.local)
       }
     }
-    var iterator = RecurrenceIterator(
-      rule: rule, start: start.local, isDate: start.isDate, workLimit: 100_000)
+    guard
+      var iterator = iterator(
+        ruleLine.value, start: start.local, isDate: start.isDate, workLimit: 100_000)
+    else { return }
     var count = 0
     while let instance = iterator.next() {
       count += 1
@@ -111,11 +115,13 @@ extension ValidationRun {
     else { return }
     var lastStart = start.local
     if let ruleLine = item.property("RRULE") {
-      guard let rule = try? RecurrenceRule(parsing: ruleLine.value),
+      guard let rule = try? rule(ruleLine.value).get(),
         rule.count != nil || rule.until != nil
       else { return }
-      var iterator = RecurrenceIterator(
-        rule: rule, start: start.local, isDate: start.isDate, workLimit: 100_000)
+      guard
+        var iterator = iterator(
+          ruleLine.value, start: start.local, isDate: start.isDate, workLimit: 100_000)
+      else { return }
       while let next = iterator.next() { lastStart = next }
       if iterator.stoppedByWorkLimit { return }
     }

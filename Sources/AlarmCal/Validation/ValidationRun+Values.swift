@@ -1,5 +1,22 @@
 import ICalendar
 
+/// What the value rules ask of one property name.
+struct PropertyTraits {
+  /// Whether libical 3 keeps the property (readers built on it drop the others).
+  let knownToLibical: Bool
+  let isText: Bool
+  let isDateTime: Bool
+  /// The allowed range of an INTEGER property.
+  let integerRange: ClosedRange<Int>?
+
+  init(_ name: String) {
+    knownToLibical = name.isEmpty || LibicalVocabulary.knowsProperty(name)
+    isText = ValidationRun.textProperties.contains(name)
+    isDateTime = ValidationRun.dateTimeProperties.contains(name)
+    integerRange = ValidationRun.integerProperties[name]
+  }
+}
+
 /// Value rules: DATE, DATE-TIME, DURATION, UTC-OFFSET, INTEGER and RECUR syntax, RFC 5545 §3.3.
 extension ValidationRun {
   /// Properties whose value is a DATE-TIME (or a DATE with `VALUE=DATE`).
@@ -32,15 +49,16 @@ extension ValidationRun {
   mutating func checkValues(_ component: ICalComponent) {
     for line in component.properties {
       let name = line.name
-      if !name.isEmpty, !LibicalVocabulary.knowsProperty(name) {
+      let traits = traits(of: name)
+      if !name.isEmpty, !traits.knownToLibical {
         report(
           .unknownToLibical, at: self.name(line),
           "\(name) is not a property libical 3 knows; readers built on it drop it")
       }
-      if Self.textProperties.contains(name) { checkEscapes(line) }
-      if Self.dateTimeProperties.contains(name) {
+      if traits.isText { checkEscapes(line) }
+      if traits.isDateTime {
         checkDateTimes(line)
-      } else if let range = Self.integerProperties[name] {
+      } else if let range = traits.integerRange {
         checkInteger(line, range: range)
       }
       switch name {
@@ -59,12 +77,12 @@ extension ValidationRun {
             "\(name) value \"\(line.value)\" is not a UTC offset (+HHMM or +HHMMSS)")
         }
       case "RRULE":
-        do {
-          let rule = try RecurrenceRule(parsing: line.value)
+        switch rule(line.value) {
+        case .success(let rule):
           checkRule(
             rule, line, start: component.property("DTSTART"),
             inObservance: component.name == "STANDARD" || component.name == "DAYLIGHT")
-        } catch {
+        case .failure(let error):
           report(.recurrenceRule, at: value(line), "RRULE: \(error.message)")
         }
       default:

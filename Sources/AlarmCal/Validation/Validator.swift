@@ -58,6 +58,46 @@ struct ValidationRun {
   /// Where the file's bytes lie, to place the parts of each property.
   let source: SourceMap
   var diagnostics: [Diagnostic] = []
+  /// Each RRULE text read so far, as its place in `compiledRules`: calendars repeat a few rules
+  /// many times.
+  var rules: [String: Result<Int, RecurrenceRuleError>] = [:]
+  /// The rules read, with the plans their iterators compiled.
+  var compiledRules: [RecurrencePlans] = []
+  /// What the value rules ask of each property name seen so far.
+  var propertyTraits: [String: PropertyTraits] = [:]
+
+  /// The RRULE `text` parsed, once per distinct text.
+  mutating func rule(_ text: String) -> Result<RecurrenceRule, RecurrenceRuleError> {
+    ruleIndex(text).map { compiledRules[$0].rule }
+  }
+
+  /// An iterator of the RRULE `text` (which must parse) from `start`, its plan compiled once
+  /// per distinct rule.
+  mutating func iterator(
+    _ text: String, start: LocalDateTime, isDate: Bool, workLimit: Int
+  ) -> RecurrenceIterator? {
+    guard case .success(let index) = ruleIndex(text) else { return nil }
+    return RecurrenceIterator(
+      plans: &compiledRules[index], start: start, isDate: isDate, workLimit: workLimit)
+  }
+
+  private mutating func ruleIndex(_ text: String) -> Result<Int, RecurrenceRuleError> {
+    if let known = rules[text] { return known }
+    let parsed = Result { () throws(RecurrenceRuleError) in
+      compiledRules.append(RecurrencePlans(rule: try RecurrenceRule(parsing: text)))
+      return compiledRules.count - 1
+    }
+    rules[text] = parsed
+    return parsed
+  }
+
+  /// What the value rules ask of a property name, worked out once per distinct name.
+  mutating func traits(of name: String) -> PropertyTraits {
+    if let known = propertyTraits[name] { return known }
+    let traits = PropertyTraits(name)
+    propertyTraits[name] = traits
+    return traits
+  }
 
   mutating func report(
     _ rule: ValidationRule, at position: SourcePosition, _ message: String, rfc: String? = nil

@@ -115,9 +115,8 @@ struct ContentLineLexer {
   /// Reads the physical line at `index` (its line break excluded) and moves past it.
   private mutating func physicalLine() -> (start: Int, end: Int, number: Int) {
     let start = index
-    var end = start
     let count = bytes.count
-    while end < count && bytes[end] != 0x0A { end += 1 }
+    let end = ByteSearch.firstOffset(of: 0x0A, in: bytes, from: start)
     let lineNumber = number
     var contentEnd = end
     if end < count {

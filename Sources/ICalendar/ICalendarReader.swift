@@ -23,7 +23,8 @@ public enum ICalendarReader {
     visit: (_ child: consuming ICalComponent, _ rootIndex: Int, _ root: ICalComponent) ->
       ICalComponent?
   ) throws(ICalendarSyntaxError) -> [ICalComponent] {
-    if let nul = bytes.firstIndex(of: 0) {
+    let nul = ByteSearch.firstOffset(of: 0, in: bytes, from: 0)
+    if nul < bytes.count {
       throw ICalendarSyntaxError(
         line: bytes[..<nul].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) },
         message: "contains a NUL byte: this is not iCalendar text")
@@ -45,18 +46,12 @@ public enum ICalendarReader {
   /// nil when ``read(_:)`` would throw. Much cheaper than a full read: lines other than BEGIN
   /// and END are passed over unread outside what is kept.
   public static func calendarsAndZones(_ bytes: [UInt8]) -> CalendarOutline? {
-    guard !bytes.contains(0) else { return nil }
-    var counts: [Int: Int] = [:]
+    guard ByteSearch.firstOffset(of: 0, in: bytes, from: 0) == bytes.count else { return nil }
     var builder = TreeBuilder(
-      bytes: bytes, lint: false, scope: .calendarsAndZones,
-      visit: { child, root, _ in
-        counts[root, default: 0] += 1
-        return child
-      })
+      bytes: bytes, lint: false, scope: .calendarsAndZones, visit: { child, _, _ in child })
     builder.run()
     guard builder.tooDeepAt == nil, !builder.roots.isEmpty else { return nil }
-    return CalendarOutline(
-      roots: builder.roots, childCounts: builder.roots.indices.map { counts[$0] ?? 0 })
+    return CalendarOutline(roots: builder.roots, childCounts: builder.childCounts)
   }
 
   /// Everything in `bytes`, however broken, for `validate`: the tree, every problem the lexer
@@ -167,6 +162,8 @@ private struct TreeBuilder {
   let scope: Scope
   let visit: (consuming ICalComponent, Int, ICalComponent) -> ICalComponent?
   var roots: [ICalComponent] = []
+  /// How many children each of `roots` has (kept or not).
+  var childCounts: [Int] = []
   var problems: [StructureProblem] = []
   /// The line of a BEGIN nested deeper than ``ComponentNesting/maximumDepth``; reading stopped.
   var tooDeepAt: Int?
@@ -175,6 +172,11 @@ private struct TreeBuilder {
   /// The open components, with the BEGIN line as written and where it starts.
   private var stack: [ICalComponent] = []
   private var opened: [(written: String, line: Int, start: Int, keeps: Bool)] = []
+  /// How many children of the open top-level component have been closed.
+  private var openRootChildren = 0
+  /// How many properties the last component closed at each depth had: the capacity to reserve
+  /// for the next one (a calendar's events tend to look alike).
+  private var propertiesAtDepth = [Int](repeating: 0, count: ComponentNesting.maximumDepth)
 
   init(
     bytes: [UInt8], lint: Bool, scope: Scope,
@@ -188,13 +190,18 @@ private struct TreeBuilder {
 
   mutating func run() {
     while tooDeepAt == nil, let line = lexer.next(structureOnly: !(opened.last?.keeps ?? true)) {
+      if let nameEnd = Self.nameEndBeforeColon(line.bytes) {
+        if firstLine == nil { firstLine = SourcePosition(line: line.number, column: 1) }
+        add(line, nameEnd: nameEnd, valueStart: nameEnd + 1, parts: nil)
+        continue
+      }
       switch ContentLineParts.parse(line.bytes) {
       case .success(let parts):
         if firstLine == nil { firstLine = SourcePosition(line: line.number, column: 1) }
         for (kind, offset) in parts.recovered {
           lexer.noteRecovered(LineFinding(kind, at: lexer.position(in: line, offset)))
         }
-        add(line, parts)
+        add(line, nameEnd: parts.nameEnd, valueStart: parts.valueStart, parts: parts)
       case .failure(let failure):
         for (kind, offset) in failure.kinds {
           lexer.noteLost(LineFinding(kind, at: lexer.position(in: line, offset)))
@@ -221,23 +228,42 @@ private struct TreeBuilder {
       decoding: bytes.prefix(40).map { $0 < 0x20 || $0 == 0x7F ? 0x3F : $0 }, as: UTF8.self)
   }
 
-  private mutating func add(_ line: ContentLineLexer.Line, _ parts: ContentLineParts) {
+  /// The end of the name of a line with no parameters (`NAME:value`), whose parts need no
+  /// further parsing; nil for any other line (``ContentLineParts/parse(_:)`` reads those).
+  private static func nameEndBeforeColon(_ text: ArraySlice<UInt8>) -> Int? {
+    var index = text.startIndex
+    while index < text.endIndex, isNameByte(text[index]) { index += 1 }
+    guard index > text.startIndex, index < text.endIndex, text[index] == UInt8(ascii: ":") else {
+      return nil
+    }
+    return index - text.startIndex
+  }
+
+  /// Adds a line that could be read: its name ends at `nameEnd` and its value starts at
+  /// `valueStart`; `parts` has its parameters (nil when it has none).
+  private mutating func add(
+    _ line: ContentLineLexer.Line, nameEnd: Int, valueStart: Int, parts: ContentLineParts?
+  ) {
     let text = line.bytes
     let base = text.startIndex
-    let name = text[base..<(base + parts.nameEnd)]
+    let name = text[base..<(base + nameEnd)]
     if Self.spells(name, "BEGIN") {
-      let written = String(decoding: text[(base + parts.valueStart)...], as: UTF8.self)
-      begin(written, line: line)
+      begin(String(decoding: text[(base + valueStart)...], as: UTF8.self), line: line)
     } else if Self.spells(name, "END") {
-      let written = String(decoding: text[(base + parts.valueStart)...], as: UTF8.self)
-      end(written, line: line, parts: parts)
+      let value = text[(base + valueStart)...]
+      if !stack.isEmpty, Self.closes(value, stack[stack.count - 1].name) {
+        close(at: line.end)
+      } else {
+        end(String(decoding: value, as: UTF8.self), line: line, valueStart: valueStart)
+      }
     } else if stack.isEmpty {
       problems.append(
         StructureProblem(
           kind: .outsideComponent(name: String(decoding: name, as: UTF8.self)),
           position: SourcePosition(line: line.number, column: 1)))
     } else if opened[opened.count - 1].keeps {
-      stack[stack.count - 1].properties.append(Self.property(line, parts))
+      stack[stack.count - 1].properties.append(
+        Self.property(line, nameEnd: nameEnd, valueStart: valueStart, parts: parts))
     }
   }
 
@@ -254,6 +280,27 @@ private struct TreeBuilder {
     }
   }
 
+  /// Whether an END line's value, as written, is `name` (upper case, ASCII) in any case,
+  /// trailing spaces and tabs ignored; false also when it holds other than ASCII (``end``
+  /// then compares it the slow way).
+  private static func closes(_ value: ArraySlice<UInt8>, _ name: String) -> Bool {
+    var end = value.endIndex
+    while end > value.startIndex, value[end - 1] == 0x20 || value[end - 1] == 0x09 { end -= 1 }
+    let written = value[value.startIndex..<end]
+    return name.utf8.withContiguousStorageIfAvailable { wanted in
+      guard written.count == wanted.count else { return false }
+      var index = written.startIndex
+      for byte in wanted {
+        let found = written[index]
+        guard found < 0x80, (found >= 0x61 && found <= 0x7A ? found - 0x20 : found) == byte else {
+          return false
+        }
+        index += 1
+      }
+      return true
+    } ?? false
+  }
+
   private mutating func begin(_ written: String, line: ContentLineLexer.Line) {
     guard stack.count < ComponentNesting.maximumDepth else {
       tooDeepAt = line.number
@@ -263,24 +310,24 @@ private struct TreeBuilder {
     }
     var component = ICalComponent(written.trimmingSpaces(), line: line.number)
     component.sourceRange = line.start..<line.end
+    component.properties.reserveCapacity(propertiesAtDepth[stack.count])
     let keeps =
       switch scope {
       case .everything: true
-      case .calendarsAndZones: stack.isEmpty || isInZone(component)
+      case .calendarsAndZones: stack.isEmpty || isInZone(component.name)
       }
     stack.append(component)
     opened.append((written, line.number, line.start, keeps))
   }
 
-  /// Whether a component opened now lies in a VTIMEZONE (is one, or is inside one).
-  private func isInZone(_ component: ICalComponent) -> Bool {
-    if stack.count == 1 { return component.name == "VTIMEZONE" }
+  /// Whether a component named `name` opened now lies in a VTIMEZONE (is one, or is inside
+  /// one).
+  private func isInZone(_ name: String) -> Bool {
+    if stack.count == 1 { return name == "VTIMEZONE" }
     return stack.count >= 2 && stack[1].name == "VTIMEZONE"
   }
 
-  private mutating func end(
-    _ written: String, line: ContentLineLexer.Line, parts: ContentLineParts
-  ) {
+  private mutating func end(_ written: String, line: ContentLineLexer.Line, valueStart: Int) {
     let name = written.trimmingSpaces().asciiUppercased
     guard let top = stack.last else {
       problems.append(
@@ -305,7 +352,7 @@ private struct TreeBuilder {
         problems.append(
           StructureProblem(
             kind: .mismatchedEnd(name: written, open: open.written, openLine: open.line),
-            position: lexer.position(in: line, parts.valueStart)))
+            position: lexer.position(in: line, valueStart)))
       }
     }
     close(at: line.end)
@@ -316,15 +363,20 @@ private struct TreeBuilder {
     guard var component = stack.popLast() else { return }
     let open = opened.removeLast()
     component.sourceRange = open.start..<end
+    propertiesAtDepth[stack.count] = component.properties.count
     switch stack.count {
     case 0:
       roots.append(component)
+      childCounts.append(openRootChildren)
+      openRootChildren = 0
     case 1:
+      openRootChildren += 1
       // Outside the scope, a calendar's child is visited as an empty shell and not kept.
       let kept = visit(component, roots.count, stack[0])
       if open.keeps, let kept { stack[0].components.append(kept) }
     default:
-      stack[stack.count - 1].components.append(component)
+      // A component no one keeps needs no children.
+      if opened[opened.count - 1].keeps { stack[stack.count - 1].components.append(component) }
     }
   }
 
@@ -334,13 +386,13 @@ private struct TreeBuilder {
   }
 
   /// A property from a parsed line: name and parameter names upper-cased, values as written.
-  private static func property(_ line: ContentLineLexer.Line, _ parts: ContentLineParts)
-    -> ICalProperty
-  {
+  private static func property(
+    _ line: ContentLineLexer.Line, nameEnd: Int, valueStart: Int, parts: ContentLineParts?
+  ) -> ICalProperty {
     let text = line.bytes
     let base = text.startIndex
     var parameters: [ICalParameter] = []
-    if !parts.parameters.isEmpty {
+    if let parts, !parts.parameters.isEmpty {
       parameters.reserveCapacity(parts.parameters.count)
       for parameter in parts.parameters {
         let name = uppercased(
@@ -355,8 +407,8 @@ private struct TreeBuilder {
       }
     }
     return ICalProperty(
-      uppercasedName: uppercased(text[base..<(base + parts.nameEnd)]),
-      String(decoding: text[(base + parts.valueStart)...], as: UTF8.self),
+      uppercasedName: uppercased(text[base..<(base + nameEnd)]),
+      String(decoding: text[(base + valueStart)...], as: UTF8.self),
       parameters: parameters, sourceOffset: line.start)
   }
 

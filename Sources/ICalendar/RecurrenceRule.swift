@@ -117,7 +117,7 @@ public struct RecurrenceRule: Equatable, Sendable {
       case "BYSETPOS": rule.bySetPos = try Self.numbers(name, value, 1...366, signed: true)
       case "BYDAY": rule.byDay = try Self.weekdays(value)
       case "WKST":
-        guard let day = Weekday(icalCode: value) else {
+        guard let day = Self.weekday(value) else {
           throw .init("WKST \"\(value)\" is not a weekday")
         }
         rule.weekStart = day
@@ -178,12 +178,32 @@ public struct RecurrenceRule: Equatable, Sendable {
     return result
   }
 
+  /// The weekday of a two-letter code in any case (``Weekday/init(icalCode:)``, without its
+  /// case folding of each candidate when the code is ASCII).
+  private static func weekday(_ code: String) -> Weekday? {
+    var bytes = code.utf8.makeIterator()
+    guard let first = bytes.next(), let second = bytes.next(), bytes.next() == nil,
+      first < 0x80, second < 0x80
+    else { return Weekday(icalCode: code) }
+    let upper = { (byte: UInt8) in byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte }
+    switch (upper(first), upper(second)) {
+    case (UInt8(ascii: "M"), UInt8(ascii: "O")): return .monday
+    case (UInt8(ascii: "T"), UInt8(ascii: "U")): return .tuesday
+    case (UInt8(ascii: "W"), UInt8(ascii: "E")): return .wednesday
+    case (UInt8(ascii: "T"), UInt8(ascii: "H")): return .thursday
+    case (UInt8(ascii: "F"), UInt8(ascii: "R")): return .friday
+    case (UInt8(ascii: "S"), UInt8(ascii: "A")): return .saturday
+    case (UInt8(ascii: "S"), UInt8(ascii: "U")): return .sunday
+    default: return nil
+    }
+  }
+
   private static func weekdays(_ value: String) throws(RecurrenceRuleError) -> [WeekdayEntry] {
     var result: [WeekdayEntry] = []
     for item in value.split(separator: ",", omittingEmptySubsequences: false) {
       let code = String(item.suffix(2))
       let prefix = item.dropLast(2)
-      guard item.count >= 2, let day = Weekday(icalCode: code) else {
+      guard item.count >= 2, let day = weekday(code) else {
         throw .init("BYDAY value \"\(item)\" is not a weekday")
       }
       if prefix.isEmpty {

@@ -25,7 +25,24 @@ enum AlarmIdentifier {
 
     /// Adds the UTF-8 of `text`.
     mutating func add(_ text: String) {
-      for byte in text.utf8 { add(byte) }
+      let added: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+        for byte in utf8 { add(byte) }
+      }
+      if added == nil {
+        for byte in text.utf8 { add(byte) }
+      }
+    }
+
+    /// Adds the bytes of `value`'s decimal text (`String(value)`) without making it.
+    mutating func addDecimal(_ value: Int) {
+      if value < 0 { add(UInt8(ascii: "-")) }
+      let magnitude = value.magnitude
+      var scale: UInt = 1
+      while scale <= magnitude / 10 { scale *= 10 }
+      repeat {
+        add(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude / scale % 10))
+        scale /= 10
+      } while scale > 0
     }
 
     /// Adds the bytes of `instant`'s description (`YYYY-MM-DDTHH:MM:SSZ`) without making it.

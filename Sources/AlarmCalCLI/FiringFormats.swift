@@ -11,23 +11,19 @@ enum FiringFormat: String {
 /// Renders firings; JSON objects carry the same fields in every format.
 struct FiringPrinter: ~Copyable {
   let format: FiringFormat
-  let zone: TimeZoneRules
-  let now: Instant
-  let colour: Bool
   let sink: any TextSink
   private var count = 0
   /// Output is gathered and written in blocks: one write per firing would cost a system call
   /// each.
   private var pending: ByteWriter
   private var json: FiringJSONWriter
+  private var text: FiringTextWriter
 
   init(format: FiringFormat, zone: TimeZoneRules, now: Instant, colour: Bool, sink: any TextSink) {
     self.format = format
-    self.zone = zone
-    self.now = now
-    self.colour = colour
     self.sink = sink
     json = FiringJSONWriter(zone: zone)
+    text = FiringTextWriter(zone: zone, now: now, colour: colour)
     pending = ByteWriter(capacity: Self.blockSize + 4_096)
   }
 
@@ -38,7 +34,7 @@ struct FiringPrinter: ~Copyable {
     if format == .json { emit("[") }
   }
 
-  private mutating func emit(_ text: String) {
+  private mutating func emit(_ text: StaticString) {
     pending.append(text)
     flushWhenFull()
   }
@@ -58,10 +54,10 @@ struct FiringPrinter: ~Copyable {
     switch format {
     case .json, .ndjson:
       json.write(firing, to: &pending, first: count == 0, ndjson: format == .ndjson)
-      flushWhenFull()
     case .text:
-      emit(textLine(firing) + "\n")
+      text.write(firing, to: &pending)
     }
+    flushWhenFull()
     count += 1
   }
 
@@ -74,84 +70,120 @@ struct FiringPrinter: ~Copyable {
     }
     flush()
   }
-
-  private static let weekdayNames: [Weekday: String] = [
-    .monday: "Mon", .tuesday: "Tue", .wednesday: "Wed", .thursday: "Thu", .friday: "Fri",
-    .saturday: "Sat", .sunday: "Sun",
-  ]
-
-  /// `Thu 2026-12-03  07:00     in 22h 59m    Label  AUDIO  file.ics`: the time with its
-  /// seconds when they are not zero (a snooze at 06:15:05), and `(acknowledged)` at the end of
-  /// a row that `--include-acknowledged` lists.
-  func textLine(_ firing: Firing) -> String {
-    let local = zone.local(at: firing.trigger)
-    let day = Self.weekdayNames[local.date.weekday] ?? ""
-    var time = "\(pad2(local.time.hour)):\(pad2(local.time.minute))"
-    if local.time.second != 0 { time += ":\(pad2(local.time.second))" }
-    let padding = String(repeating: " ", count: 8 - time.count)
-    if colour { time = "\u{1B}[1m\(time)\u{1B}[0m" }
-    let label = printable(firing.summary ?? "(no title)")
-    let relative = Self.relative(firing.trigger.secondsSince1970 - now.secondsSince1970)
-    let mark = firing.acknowledged ? "  (acknowledged)" : ""
-    return
-      "\(day) \(local.date)  \(time)\(padding)  \(relative.padding(12))  \(label)  \(firing.action)  \(firing.file)\(mark)"
-  }
-
-  /// `in 2h 05m`, `in 3d 04h`, `in 45s`, or `… ago`.
-  static func relative(_ seconds: Int64) -> String {
-    let magnitude = abs(seconds)
-    let days = magnitude / 86_400
-    let hours = magnitude / 3600 % 24
-    let minutes = magnitude / 60 % 60
-    let body: String
-    if days > 0 {
-      body = "\(days)d \(pad2(Int(hours)))h"
-    } else if hours > 0 {
-      body = "\(hours)h \(pad2(Int(minutes)))m"
-    } else if minutes > 0 {
-      body = "\(minutes)m"
-    } else {
-      body = "\(magnitude)s"
-    }
-    return seconds >= 0 ? "in \(body)" : "\(body) ago"
-  }
 }
 
-private func pad2(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+/// Writes firings as rows of the table for people.
+struct FiringTextWriter {
+  let zone: TimeZoneRules
+  let now: Instant
+  let colour: Bool
 
-extension String {
-  func padding(_ width: Int) -> String {
-    count >= width ? self : self + String(repeating: " ", count: width - count)
+  /// Appends `Thu 2026-12-03  07:00     in 22h 59m    Label  AUDIO  file.ics` and a new line:
+  /// the time with its seconds when they are not zero (a snooze at 06:15:05), and
+  /// `(acknowledged)` at the end of a row that `--include-acknowledged` lists.
+  func write(_ firing: Firing, to output: inout ByteWriter) {
+    let local = zone.local(at: firing.trigger)
+    output.append(Self.name(of: local.date.weekday))
+    output.append(UInt8(ascii: " "))
+    Self.appendDate(local.date, to: &output)
+    output.append("  ")
+    appendTime(local.time, to: &output)
+    output.append("  ")
+    let relativeStart = output.count
+    Self.appendRelative(firing.trigger.secondsSince1970 - now.secondsSince1970, to: &output)
+    output.appendSpaces(12 - (output.count - relativeStart))
+    output.append("  ")
+    Self.appendPrintable(firing.summary ?? "(no title)", to: &output)
+    output.append("  ")
+    output.appendUTF8(firing.action)
+    output.append("  ")
+    output.appendUTF8(firing.file)
+    if firing.acknowledged { output.append("  (acknowledged)") }
+    output.append(UInt8(ascii: "\n"))
   }
 
+  private static func name(of weekday: Weekday) -> StaticString {
+    switch weekday {
+    case .monday: "Mon"
+    case .tuesday: "Tue"
+    case .wednesday: "Wed"
+    case .thursday: "Thu"
+    case .friday: "Fri"
+    case .saturday: "Sat"
+    case .sunday: "Sun"
+    }
+  }
+
+  /// Appends ``LocalDate/description``.
+  private static func appendDate(_ date: LocalDate, to output: inout ByteWriter) {
+    if (0...9999).contains(date.year) {
+      output.appendDate(date)
+    } else {
+      output.appendUTF8(date.description)
+    }
+  }
+
+  /// Appends `HH:MM`, or `HH:MM:SS` when the seconds are not zero, bold on a terminal, and
+  /// padded to eight columns.
+  private func appendTime(_ time: LocalTime, to output: inout ByteWriter) {
+    if colour { output.append("\u{1B}[1m") }
+    output.appendTwoDigits(time.hour)
+    output.append(UInt8(ascii: ":"))
+    output.appendTwoDigits(time.minute)
+    if time.second != 0 {
+      output.append(UInt8(ascii: ":"))
+      output.appendTwoDigits(time.second)
+    }
+    if colour { output.append("\u{1B}[0m") }
+    output.appendSpaces(time.second != 0 ? 0 : 3)
+  }
+
+  /// Appends `in 2h 05m`, `in 3d 04h`, `in 45s`, or `… ago`.
+  static func appendRelative(_ seconds: Int64, to output: inout ByteWriter) {
+    let magnitude = abs(seconds)
+    let days = magnitude / 86_400
+    let hours = Int(magnitude / 3600 % 24)
+    let minutes = Int(magnitude / 60 % 60)
+    if seconds >= 0 { output.append("in ") }
+    if days > 0 {
+      output.appendDecimal(Int(days))
+      output.append("d ")
+      output.appendTwoDigits(hours)
+      output.append(UInt8(ascii: "h"))
+    } else if hours > 0 {
+      output.appendDecimal(hours)
+      output.append("h ")
+      output.appendTwoDigits(minutes)
+      output.append(UInt8(ascii: "m"))
+    } else if minutes > 0 {
+      output.appendDecimal(minutes)
+      output.append(UInt8(ascii: "m"))
+    } else {
+      output.appendDecimal(Int(magnitude))
+      output.append(UInt8(ascii: "s"))
+    }
+    if seconds < 0 { output.append(" ago") }
+  }
+
+  /// Appends ``printable(_:)`` of `text`, which is `text` itself unless it holds a control
+  /// character (C0, DEL, or C1, whose UTF-8 starts with 0xC2).
+  static func appendPrintable(_ text: String, to output: inout ByteWriter) {
+    if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) {
+      output.appendUTF8(printable(text))
+    } else {
+      output.appendUTF8(text)
+    }
+  }
 }
 
 /// Writes firings as JSON objects.
 struct FiringJSONWriter {
   let zone: TimeZoneRules
-  /// The last day written in UTC and in the display zone, each with its date's digits.
-  private var utcDays = ReadingDigits()
+  /// The last day written of each kind of reading, with its date: the trigger's and its
+  /// instance's start alternate between days, so each kind remembers its own.
+  private var triggerDays = ReadingDigits()
+  private var startDays = ReadingDigits()
   private var localDays = ReadingDigits()
-
-  /// The fixed parts of a firing's JSON, as bytes: appending an array copies it at once.
-  private enum Keys {
-    static let openTrigger: [UInt8] = Array(#"{"trigger":""#.utf8)
-    static let local: [UInt8] = Array(#"","local":""#.utf8)
-    static let uid: [UInt8] = Array(#"","uid":"#.utf8)
-    static let recurrenceID: [UInt8] = Array(#","recurrenceId":"#.utf8)
-    static let eventStart: [UInt8] = Array(#","eventStart":""#.utf8)
-    static let summary: [UInt8] = Array(#"","summary":"#.utf8)
-    static let action: [UInt8] = Array(#","action":"#.utf8)
-    static let repeatKey: [UInt8] = Array(#","repeat":"#.utf8)
-    static let file: [UInt8] = Array(#","file":"#.utf8)
-    static let id: [UInt8] = Array(#","id":""#.utf8)
-    static let close: [UInt8] = Array(#""}"#.utf8)
-    static let firstInArray: [UInt8] = Array("\n  ".utf8)
-    static let nextInArray: [UInt8] = Array(",\n  ".utf8)
-    static let acknowledged: [UInt8] = Array(#","acknowledged":true"#.utf8)
-    static let notAcknowledged: [UInt8] = Array(#","acknowledged":false"#.utf8)
-    static let null: [UInt8] = Array("null".utf8)
-  }
 
   init(zone: TimeZoneRules) {
     self.zone = zone
@@ -160,7 +192,7 @@ struct FiringJSONWriter {
   /// Appends one firing: in a JSON array after `,` and a new line and indented (`first`: no
   /// comma), or as an NDJSON line.
   mutating func write(_ firing: Firing, to output: inout ByteWriter, first: Bool, ndjson: Bool) {
-    if !ndjson { output.append(first ? Keys.firstInArray : Keys.nextInArray) }
+    if !ndjson { output.append(first ? "\n  " : ",\n  ") }
     writeJSON(firing, to: &output)
     if ndjson { output.append(UInt8(ascii: "\n")) }
   }
@@ -169,48 +201,53 @@ struct FiringJSONWriter {
   /// `eventStart`, `summary`, `action`, `repeat`, `acknowledged`, `file` and `id`, in that
   /// order.
   mutating func writeJSON(_ firing: Firing, to output: inout ByteWriter) {
-    output.append(Keys.openTrigger)
-    appendUTC(firing.trigger, to: &output)
-    output.append(Keys.local)
+    output.append(#"{"trigger":""#)
+    triggerDays.append(firing.trigger.secondsSince1970, to: &output)
+    output.append(#"Z","local":""#)
     appendLocalISO(firing.trigger, to: &output)
-    output.append(Keys.uid)
+    output.append(#"","uid":"#)
     output.appendJSONString(firing.uid)
-    output.append(Keys.recurrenceID)
+    output.append(#","recurrenceId":"#)
     switch firing.recurrenceID {
     case .instant(let instant):
       output.append(UInt8(ascii: "\""))
-      appendUTC(instant, to: &output)
-      output.append(UInt8(ascii: "\""))
+      startDays.append(instant.secondsSince1970, to: &output)
+      output.append(#"Z""#)
     case .date(let date): output.appendJSONString(date.description)
-    case nil: output.append(Keys.null)
+    case nil: output.append("null")
     }
-    output.append(Keys.eventStart)
-    appendUTC(firing.eventStart, to: &output)
-    output.append(Keys.summary)
+    output.append(#","eventStart":""#)
+    startDays.append(firing.eventStart.secondsSince1970, to: &output)
+    output.append(#"Z","summary":"#)
     if let summary = firing.summary {
       output.appendJSONString(summary)
     } else {
-      output.append(Keys.null)
+      output.append("null")
     }
-    output.append(Keys.action)
+    output.append(#","action":"#)
     output.appendJSONString(firing.action)
-    output.append(Keys.repeatKey)
-    output.append(String(firing.repeatIndex))
-    output.append(firing.acknowledged ? Keys.acknowledged : Keys.notAcknowledged)
-    output.append(Keys.file)
+    output.append(#","repeat":"#)
+    output.appendDecimal(firing.repeatIndex)
+    output.append(firing.acknowledged ? #","acknowledged":true"# : #","acknowledged":false"#)
+    output.append(#","file":"#)
     output.appendJSONString(firing.file)
-    output.append(Keys.id)
-    var id: [UInt8] = []
-    id.reserveCapacity(36)
-    firing.id.appendDescription(to: &id)
-    output.append(id)
-    output.append(Keys.close)
+    output.append(#","id":""#)
+    Self.appendID(firing.id, to: &output)
+    output.append(#""}"#)
   }
 
-  /// Appends `YYYY-MM-DDTHH:MM:SSZ`.
-  private mutating func appendUTC(_ instant: Instant, to output: inout ByteWriter) {
-    utcDays.append(instant.secondsSince1970, to: &output)
-    output.append(UInt8(ascii: "Z"))
+  /// Appends the id as ``FiringID/description`` writes it: `8-4-4-4-12` upper-case hex digits,
+  /// the third group skipping the four bits before it (the version's place is in the text).
+  static func appendID(_ id: FiringID, to output: inout ByteWriter) {
+    output.appendHex(id.high, from: 60, count: 8)
+    output.append(UInt8(ascii: "-"))
+    output.appendHex(id.high, from: 28, count: 4)
+    output.append(UInt8(ascii: "-"))
+    output.appendHex(id.high, from: 12, count: 4)
+    output.append(UInt8(ascii: "-"))
+    output.appendHex(id.low, from: 60, count: 4)
+    output.append(UInt8(ascii: "-"))
+    output.appendHex(id.low, from: 44, count: 12)
   }
 
   /// Appends ISO 8601 in the display zone with its offset, e.g. `2026-12-03T07:00:00+01:00`
@@ -231,18 +268,16 @@ struct FiringJSONWriter {
 /// most of the cost of writing one.
 struct ReadingDigits {
   private var day = Int64.min
-  private var date: [UInt8] = []
+  private var date = LocalDate(daysSince1970: 0)
 
   /// Appends the reading `seconds` after 1970-01-01T00:00:00 (the year's last four digits).
   mutating func append(_ seconds: Int64, to output: inout ByteWriter) {
     let days = (seconds >= 0 ? seconds : seconds - 86_399) / 86_400
     if days != day {
-      date = []
-      LocalDateTime(secondsSince1970: days * 86_400).appendDescription(to: &date)
-      date.removeLast(9)  // THH:MM:SS
+      date = LocalDate(daysSince1970: Int(days))
       day = days
     }
-    output.append(date)
+    output.appendDate(date)
     output.appendTimeOfDay(Int(seconds - days * 86_400))
   }
 }

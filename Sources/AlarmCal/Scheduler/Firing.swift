@@ -44,7 +44,7 @@ public struct Firing: Equatable, Sendable {
     hasher.add(0)
     hasher.add(alarmKey)
     hasher.add(0)
-    hasher.add(String(repeatIndex))
+    hasher.addDecimal(repeatIndex)
     return FiringID(hasher)
   }
 
@@ -106,11 +106,6 @@ public struct FiringID: Hashable, Sendable, CustomStringConvertible {
 
   /// `8-4-4-4-12` upper-case hex digits.
   public var description: String { AlarmIdentifier.uuidText(high, low) }
-
-  /// Appends ``description``'s 36 ASCII bytes, for output made of many ids.
-  public func appendDescription(to bytes: inout [UInt8]) {
-    AlarmIdentifier.appendUUID(high, low, to: &bytes)
-  }
 }
 
 /// The file and UID of one series, held once for all of its firings.

@@ -91,24 +91,59 @@ extension RecurrenceIterator {
       let unitSeconds = Self.unitSeconds(frequency)
       self.unitSeconds = unitSeconds
       isSubDaily = unitSeconds < 86_400
+      uniformStep = Self.uniformStep(of: rule, isDate: isDate)
+      weekStart = rule.weekStart.rawValue - 1
+      weekBase = (weekStart + 4) % 7  // day 0 (1970-01-01) is a Thursday
+      let (rule, emptied) = Self.keepingValuesInRange(rule)
+      let days = DayParts(rule, defaults: defaults)
+      months = days.months
+      monthDayMasks = days.monthDayMasks
+      weekdayMasks = days.weekdayMasks
+      ordinalWeekdays = days.ordinals
+      ordinalsInYear = frequency == .yearly && days.byMonth.isEmpty
+      plainWeekdays = days.plain
+      yearDays = rule.byYearDay
+      weekNumbers = rule.byWeekNo
+      let times = TimeParts(rule, isDate: isDate)
+      hours = times.hours
+      minutes = times.minutes
+      seconds = times.seconds
+      hourOffsets = times.hourOffsets
+      minuteOffsets = times.minuteOffsets
+      secondOffsets = times.secondOffsets
+      timeCount = times.count
+      setPositions = rule.bySetPos
+      lastPeriod = Self.unit(
+        ofKey: Civil.maxKey, frequency: frequency, unitSeconds: unitSeconds, weekBase: weekBase)
+      cannotMatch =
+        emptied
+        || !Self.canPick(
+          frequency: frequency, setPositions: rule.bySetPos, timeCount: timeCount,
+          months: months, yearDays: rule.byYearDay,
+          plainDays: days.byDay.isEmpty ? 7 : days.plain.count,
+          monthDays: Set(days.byMonthDay).count)
+    }
+
+    /// The distance between instances when every period holds exactly one (no BY parts, a
+    /// frequency of fixed length), else nil.
+    private static func uniformStep(of rule: RecurrenceRule, isDate: Bool) -> Int? {
+      let unitSeconds = unitSeconds(rule.frequency)
       let fixedLength: Int? =
-        switch frequency {
+        switch rule.frequency {
         case .secondly, .minutely, .hourly, .daily: unitSeconds
         case .weekly: 7 * 86_400
         case .monthly, .yearly: nil
         }
       let noParts = !rule.hasByPartsBesidesDay && rule.byDay.isEmpty
-      uniformStep =
-        noParts && !(isDate && isSubDaily)
-        ? fixedLength.flatMap { length in
-          let (step, overflow) = length.multipliedReportingOverflow(by: max(1, rule.interval))
-          return overflow ? nil : step
-        } : nil
-      weekStart = rule.weekStart.rawValue - 1
-      weekBase = (weekStart + 4) % 7  // day 0 (1970-01-01) is a Thursday
+      guard noParts, !(isDate && unitSeconds < 86_400), let fixedLength else { return nil }
+      let (step, overflow) = fixedLength.multipliedReportingOverflow(by: max(1, rule.interval))
+      return overflow ? nil : step
+    }
 
-      // The parser keeps BY values in range, but a rule built in code may not: out-of-range
-      // values are dropped, and a part left with none can never match.
+    /// `rule` without its out-of-range BY values, and whether that left a part without values
+    /// (it can then never match). The parser keeps BY values in range, but a rule built in code
+    /// may not.
+    private static func keepingValuesInRange(_ rule: RecurrenceRule) -> (RecurrenceRule, Bool) {
       var rule = rule
       var emptied = false
       func keep(_ list: inout [Int], _ range: ClosedRange<Int>, signed: Bool = false) {
@@ -131,70 +166,94 @@ extension RecurrenceIterator {
         entry.ordinal.map { !(1...53).contains(Int(clamping: $0.magnitude)) } ?? false
       }
       emptied = emptied || (rule.byDay.isEmpty && byDayCount > 0)
+      return (rule, emptied)
+    }
 
-      // Day-level parts, with the day taken from DTSTART when the rule names none.
-      var byMonth = rule.byMonth
-      var byMonthDay = rule.byMonthDay
-      var byDay = rule.byDay
-      if let day = defaults.day { byMonthDay = [day] }
-      if let month = defaults.month { byMonth = [month] }
-      if let weekday = defaults.weekday { byDay = [.init(weekday)] }
-      months = byMonth.isEmpty ? 0x1FFE : byMonth.reduce(0) { $0 | UInt16(1) << UInt16($1) }
-      monthDayMasks =
-        byMonthDay.isEmpty
-        ? []
-        : (28...31).map { length in
+    /// The day-level parts, with the day taken from DTSTART when the rule names none, as masks.
+    private struct DayParts {
+      let byMonth: [Int]
+      let byMonthDay: [Int]
+      let byDay: [RecurrenceRule.WeekdayEntry]
+      let months: UInt16
+      let monthDayMasks: [UInt32]
+      let plain: WeekdaySet
+      let ordinals: [OrdinalWeekday]
+      let weekdayMasks: [UInt32]
+
+      init(_ rule: RecurrenceRule, defaults: StartDefaults) {
+        byMonth = defaults.month.map { [$0] } ?? rule.byMonth
+        byMonthDay = defaults.day.map { [$0] } ?? rule.byMonthDay
+        byDay = defaults.weekday.map { [.init($0)] } ?? rule.byDay
+        months = byMonth.isEmpty ? 0x1FFE : byMonth.reduce(0) { $0 | UInt16(1) << UInt16($1) }
+        monthDayMasks = Self.monthDayMasks(byMonthDay)
+        (plain, ordinals) = Self.weekdays(
+          byDay, ordinalsCount: rule.frequency == .monthly || rule.frequency == .yearly)
+        weekdayMasks = byDay.isEmpty ? [] : plain.monthMasks
+      }
+
+      /// By month length minus 28, the BYMONTHDAY days as bits; empty without BYMONTHDAY.
+      private static func monthDayMasks(_ byMonthDay: [Int]) -> [UInt32] {
+        guard !byMonthDay.isEmpty else { return [] }
+        return (28...31).map { length in
           byMonthDay.reduce(UInt32(0)) { mask, value in
             let day = value > 0 ? value : length + 1 + value
             return (1...length).contains(day) ? mask | UInt32(1) << UInt32(day - 1) : mask
           }
         }
-      let ordinalsCount = frequency == .monthly || frequency == .yearly
-      var plain = WeekdaySet()
-      var ordinals: [OrdinalWeekday] = []
-      for entry in byDay {
-        if let ordinal = entry.ordinal, ordinalsCount {
-          ordinals.append(OrdinalWeekday(ordinal: ordinal, weekday: entry.weekday.rawValue - 1))
-        } else {
-          plain.insert(entry.weekday.rawValue - 1)  // ordinals mean nothing below MONTHLY
-        }
       }
-      weekdayMasks = byDay.isEmpty ? [] : plain.monthMasks
-      ordinalWeekdays = ordinals
-      ordinalsInYear = frequency == .yearly && byMonth.isEmpty
-      yearDays = rule.byYearDay
-      weekNumbers = rule.byWeekNo
 
-      // Times: a frequency finer than the part limits it, a coarser one expands it; what the
-      // rule leaves out comes from DTSTART. DATE rules have midnight only.
-      func values(_ list: [Int]) -> [Int] {
+      /// The BYDAY entries split into plain weekdays and ordinal ones (ordinals mean nothing
+      /// below MONTHLY, so there every entry is plain).
+      private static func weekdays(
+        _ byDay: [RecurrenceRule.WeekdayEntry], ordinalsCount: Bool
+      ) -> (WeekdaySet, [OrdinalWeekday]) {
+        var plain = WeekdaySet()
+        var ordinals: [OrdinalWeekday] = []
+        for entry in byDay {
+          if let ordinal = entry.ordinal, ordinalsCount {
+            ordinals.append(OrdinalWeekday(ordinal: ordinal, weekday: entry.weekday.rawValue - 1))
+          } else {
+            plain.insert(entry.weekday.rawValue - 1)
+          }
+        }
+        return (plain, ordinals)
+      }
+    }
+
+    /// The time parts: a frequency finer than a part is limited by it, a coarser one expands
+    /// it; what the rule leaves out comes from DTSTART. DATE rules have midnight only.
+    private struct TimeParts {
+      let hours: UInt64
+      let minutes: UInt64
+      let seconds: UInt64
+      let hourOffsets: [Int]
+      let minuteOffsets: [Int]
+      let secondOffsets: [Int]
+      var count: Int { hourOffsets.count * minuteOffsets.count * secondOffsets.count }
+
+      init(_ rule: RecurrenceRule, isDate: Bool) {
+        let expands = TimeExpansion(rule.frequency, isDate: isDate)
+        let isSubDaily = Plan.unitSeconds(rule.frequency) < 86_400
+        func allowed(_ list: [Int], limits: Bool) -> UInt64 {
+          guard limits, !isDate, !list.isEmpty else { return UInt64.max }
+          return list.reduce(0) { $0 | UInt64(1) << UInt64(min($1, 59)) }
+        }
+        hours = allowed(rule.byHour, limits: isSubDaily)
+        minutes = allowed(rule.byMinute, limits: !expands.minutes)
+        seconds = allowed(rule.bySecond, limits: !expands.seconds)
+        // A part taken from DTSTART is 0 here: the iterator adds StartDefaults.timeShift.
+        hourOffsets = SharedOffsets.hours.shared(
+          expands.hours ? Self.values(rule.byHour).map { $0 * 3600 } : [0])
+        minuteOffsets = SharedOffsets.minutes.shared(
+          expands.minutes ? Self.values(rule.byMinute).map { $0 * 60 } : [0])
+        secondOffsets = SharedOffsets.seconds.shared(
+          expands.seconds ? Self.values(rule.bySecond) : [0])
+      }
+
+      /// The distinct values of a part, sorted (a leap second 60 read as 59), or 0 alone.
+      private static func values(_ list: [Int]) -> [Int] {
         list.isEmpty ? [0] : Array(Set(list.map { min($0, 59) })).sorted()
       }
-      func allowed(_ list: [Int], limits: Bool) -> UInt64 {
-        guard limits, !isDate, !list.isEmpty else { return UInt64.max }
-        return list.reduce(0) { $0 | UInt64(1) << UInt64(min($1, 59)) }
-      }
-      let expands = TimeExpansion(frequency, isDate: isDate)
-      hours = allowed(rule.byHour, limits: isSubDaily)
-      minutes = allowed(rule.byMinute, limits: !expands.minutes)
-      seconds = allowed(rule.bySecond, limits: !expands.seconds)
-      // A part taken from DTSTART is 0 here: the iterator adds StartDefaults.timeShift.
-      hourOffsets = SharedOffsets.hours.shared(
-        expands.hours ? values(rule.byHour).map { $0 * 3600 } : [0])
-      minuteOffsets = SharedOffsets.minutes.shared(
-        expands.minutes ? values(rule.byMinute).map { $0 * 60 } : [0])
-      secondOffsets = SharedOffsets.seconds.shared(expands.seconds ? values(rule.bySecond) : [0])
-      timeCount = hourOffsets.count * minuteOffsets.count * secondOffsets.count
-      setPositions = rule.bySetPos
-      plainWeekdays = plain
-      lastPeriod = Self.unit(
-        ofKey: Civil.maxKey, frequency: frequency, unitSeconds: unitSeconds, weekBase: weekBase)
-      cannotMatch =
-        emptied
-        || !Self.canPick(
-          frequency: frequency, setPositions: rule.bySetPos, timeCount: timeCount,
-          months: months, yearDays: rule.byYearDay, plainDays: byDay.isEmpty ? 7 : plain.count,
-          monthDays: Set(byMonthDay).count)
     }
 
     /// Whether the periods INTERVAL reaches from `firstPeriod` (DTSTART's) can never pass the

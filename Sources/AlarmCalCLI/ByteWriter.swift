@@ -101,7 +101,8 @@ struct ByteWriter: ~Copyable {
     }
   }
 
-  /// Appends `count` upper-case hex digits of `word`, the first at bit `shift` (its top four).
+  /// Appends `count` upper-case hex digits of `word`, the first being its four bits from bit
+  /// `shift` up.
   mutating func appendHex(_ word: UInt64, from shift: Int, count digits: Int) {
     reserve(digits)
     // The last digit first, each from the bottom of what is left.

@@ -176,7 +176,9 @@ def cases(f):
         r".*", 5, 256, "valid")
     add("SECONDLY since 2020, next 3", up + ["--limit", "3", f["secondly-2020.ics"]], 0,
         r"2026-12-02  00:00", 5, 256, "the iterator skips to the window")
-    add("SECONDLY since 2020, --max-instances 1000", up + ["--limit", "3", "--max-instances",
+    # Asks for more firings than 1,000 candidates give: the warning speaks only when a rule
+    # really needed more (issue 15), so three firings, which need four, give none.
+    add("SECONDLY since 2020, --max-instances 1000", up + ["--limit", "2000", "--max-instances",
         "1000", f["secondly-2020.ics"]], 0, r"stopped after 1000 recurrence candidates", 5, 256,
         "cut off with a warning")
     add("1,000 SECONDLY series since 1970, next 64", up + ["--limit", "64", f["dense-1000.ics"]], 0,

@@ -50,9 +50,11 @@ struct AlarmComponent {
   let repeatInterval: ICalDuration
   let repeatProblem: RepeatProblem?
   /// RFC 9074 ACKNOWLEDGED: when the alarm was last dismissed or snoozed.
-  let acknowledged: DateTimeValue?
+  var acknowledged: DateTimeValue? {
+    component.property(uppercased: "ACKNOWLEDGED").flatMap { DateTimeValue(property: $0) }
+  }
   /// RFC 9074 UID of the alarm.
-  let uid: String?
+  var uid: String? { component.property(uppercased: "UID")?.text }
 
   /// ACTION:NONE never rings: alarmcal's switched-off alarms and Apple's "no alert" placeholders.
   var isSwitchedOff: Bool { action == AlarmVocabulary.disabledAction }
@@ -76,10 +78,6 @@ struct AlarmComponent {
       missingAnchor = nil
     }
     (repeatCount, repeatInterval, repeatProblem) = Self.repetition(of: valarm)
-    acknowledged = valarm.property(uppercased: "ACKNOWLEDGED").flatMap {
-      DateTimeValue(property: $0)
-    }
-    uid = valarm.property(uppercased: "UID")?.text
   }
 
   /// Every VALARM of `item`, in order.

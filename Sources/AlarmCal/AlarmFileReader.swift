@@ -48,9 +48,8 @@ public struct AlarmFileReader: Sendable {
           problems.append(problem(nil, nil, "unknown top-level field \(quoted(member.key))"))
         }
       }
-      var keys = Set<String>()
-      for member in members where !keys.insert(member.key).inserted {
-        problems.append(problem(nil, nil, "top-level field \(quoted(member.key)) is given twice"))
+      for key in repeatedKeys(members) {
+        problems.append(problem(nil, nil, "top-level field \(quoted(key)) is given twice"))
       }
       guard let list = root["alarms"] else {
         problems.append(problem(nil, nil, "no \"alarms\" array at the top level"))
@@ -124,6 +123,18 @@ public struct AlarmFileProblems: Error, Equatable, Sendable {
   public init(_ problems: [AlarmFileProblem]) { self.problems = problems }
 }
 
+/// Every key of `members` that an earlier member already has, in order.
+private func repeatedKeys(_ members: [JSONMember]) -> [String] {
+  // A record has a dozen members: comparing each with those before it beats hashing them.
+  guard members.count > 16 else {
+    return members.indices.filter { index in
+      members[..<index].contains { $0.key == members[index].key }
+    }.map { members[$0].key }
+  }
+  var keys = Set<String>()
+  return members.filter { !keys.insert($0.key).inserted }.map(\.key)
+}
+
 /// Decodes one alarm record, collecting a problem per bad field.
 private struct RecordDecoder {
   let reader: AlarmFileReader
@@ -168,9 +179,8 @@ private struct RecordDecoder {
 
   /// A field given twice is ambiguous (JSON readers disagree on which one wins).
   private mutating func failOnRepeatedKeys(_ members: [JSONMember]) {
-    var keys = Set<String>()
-    for member in members where !keys.insert(member.key).inserted {
-      fail("field \(quoted(member.key)) is given twice")
+    for key in repeatedKeys(members) {
+      fail("field \(quoted(key)) is given twice")
     }
   }
 
@@ -180,7 +190,7 @@ private struct RecordDecoder {
 
   // MARK: alarmcal's own record
 
-  private static let ownFields: Set<String> = [
+  private static let ownFields = [
     "id", "time", "at", "repeat", "label", "sound", "snooze", "snoozeMinutes", "enabled",
     "timeZone",
   ]
@@ -257,7 +267,7 @@ private struct RecordDecoder {
 
   // MARK: the iOS app record
 
-  private static let appFields: Set<String> = [
+  private static let appFields = [
     "alarmTime", "name", "repeatDays", "sound", "snoozeEnabled", "isEnabled", "creatTime",
   ]
 
@@ -330,12 +340,8 @@ private struct RecordDecoder {
   /// CRLF becomes LF (TEXT has one line-break escape), so labels survive a round trip; other
   /// control characters are refused, as RFC 5545 §3.3.11 does not allow them in TEXT.
   static func normalizedLabel(_ text: String) -> String {
-    // Most labels start and end with a visible ASCII character and hold no CR: nothing to do,
-    // and Foundation's replacing and trimming cost 35,000 instructions a label.
-    let utf8 = text.utf8
-    if let first = utf8.first, let last = utf8.last, (0x21...0x7E).contains(first),
-      (0x21...0x7E).contains(last), !utf8.contains(0x0D)
-    {
+    // Most labels start and end with a visible ASCII character and hold no CR: nothing to do.
+    if hasVisibleASCIIEnds(text), !text.utf8.contains(0x0D) {
       return text
     }
     let lines = text.replacingOccurrences(of: "\r\n", with: "\n")
@@ -343,11 +349,24 @@ private struct RecordDecoder {
       .trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
+  /// Whether `text` starts and ends with visible ASCII, so trimming white space of any kind
+  /// would leave it as it is (Foundation's trimming is slow enough to matter per record).
+  static func hasVisibleASCIIEnds(_ text: String) -> Bool {
+    guard let first = text.utf8.first, let last = text.utf8.last else { return false }
+    return (0x21...0x7E).contains(first) && (0x21...0x7E).contains(last)
+  }
+
+  /// Whether `text` holds a C0 control character or DEL (each one UTF-8 byte, which no other
+  /// character's encoding uses).
+  static func hasControlCharacters(_ text: String) -> Bool {
+    text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
+  }
+
   private mutating func labelText(_ field: String) -> String? {
     guard let text = string(field) else { return nil }
     let label = Self.normalizedLabel(text)
-    if label.unicodeScalars.contains(where: {
-      ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || $0.value == 0x7F
+    if label.utf8.contains(where: {
+      ($0 < 0x20 && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\t")) || $0 == 0x7F
     }) {
       fail("\(field) \(quoted(text)) contains control characters")
       return nil
@@ -357,8 +376,10 @@ private struct RecordDecoder {
 
   private mutating func identifier(_ field: String) -> String? {
     guard let text = string(field) else { return nil }
-    if text.isEmpty || text != text.trimmingCharacters(in: .whitespacesAndNewlines)
-      || text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+    if text.isEmpty
+      || (!Self.hasVisibleASCIIEnds(text)
+        && text != text.trimmingCharacters(in: .whitespacesAndNewlines))
+      || Self.hasControlCharacters(text)
     {
       fail(
         "\(field) \(quoted(text)) must be non-empty, without surrounding spaces or control characters"
@@ -371,9 +392,10 @@ private struct RecordDecoder {
   private mutating func soundName(_ field: String) -> String? {
     if record[field] == .null { return nil }
     guard let text = string(field) else { return nil }
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed =
+      Self.hasVisibleASCIIEnds(text) ? text : text.trimmingCharacters(in: .whitespaces)
     if trimmed.isEmpty { return nil }
-    if trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+    if Self.hasControlCharacters(trimmed) {
       fail("\(field) \(quoted(text)) contains control characters")
       return nil
     }

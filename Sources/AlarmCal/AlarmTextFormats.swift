@@ -3,13 +3,19 @@ import ICalendar
 /// The text forms used in alarm files: `HH:mm` times, local date-times and weekday names.
 public enum AlarmTextFormats {
   /// The weekday names of the alarm file, Monday first.
-  public static let weekdayNames: [Weekday: String] = [
-    .monday: "mon", .tuesday: "tue", .wednesday: "wed", .thursday: "thu", .friday: "fri",
-    .saturday: "sat", .sunday: "sun",
+  public static let weekdayNames = [Weekday: String](
+    uniqueKeysWithValues: weekdaysInOrder.map { ($0.day, $0.name) })
+
+  /// The weekday names, Monday first.
+  private static let weekdaysInOrder: [(day: Weekday, name: String)] = [
+    (.monday, "mon"), (.tuesday, "tue"), (.wednesday, "wed"), (.thursday, "thu"), (.friday, "fri"),
+    (.saturday, "sat"), (.sunday, "sun"),
   ]
 
   /// The weekday for a name such as `mon` (case-insensitive; full names accepted too).
   public static func weekday(named name: String) -> Weekday? {
+    // The names as alarmcal writes them are found without folding case.
+    if let written = weekdaysInOrder.first(where: { $0.name == name }) { return written.day }
     let lower = name.lowercased()
     return Weekday.allCases.first { day in
       guard let short = weekdayNames[day] else { return false }
@@ -20,14 +26,17 @@ public enum AlarmTextFormats {
 
   /// Reads `HH:mm` (24-hour) or `HH:mm:ss`.
   public static func clockTime(_ text: String) -> LocalTime? {
-    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count == 2 || parts.count == 3,
-      parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-      let hour = Int(parts[0]), let minute = Int(parts[1])
+    clockTime(Substring(text).utf8)
+  }
+
+  private static func clockTime(_ utf8: Substring.UTF8View) -> LocalTime? {
+    guard
+      let fields = digitFields(
+        utf8, widths: utf8.count == 8 ? [2, 2, 2] : [2, 2], separator: UInt8(ascii: ":"))
     else { return nil }
-    let second = parts.count == 3 ? Int(parts[2]) ?? 99 : 0
+    let second = fields.count == 3 ? fields[2] : 0
     guard second < 60 else { return nil }
-    return LocalTime(hour: hour, minute: minute, second: second)
+    return LocalTime(hour: fields[0], minute: fields[1], second: second)
   }
 
   /// Writes `HH:mm`, or `HH:mm:ss` when the seconds are not zero.
@@ -38,9 +47,10 @@ public enum AlarmTextFormats {
 
   /// Reads `YYYY-MM-DDTHH:mm` or `YYYY-MM-DDTHH:mm:ss`.
   public static func localDateTime(_ text: String) -> LocalDateTime? {
-    let halves = text.split(separator: "T", omittingEmptySubsequences: false)
-    guard halves.count == 2, let date = localDate(String(halves[0])),
-      let time = clockTime(String(halves[1]))
+    let utf8 = Substring(text).utf8
+    guard let separator = utf8.firstIndex(of: UInt8(ascii: "T")),
+      let date = localDate(utf8[..<separator]),
+      let time = clockTime(utf8[utf8.index(after: separator)...])
     else { return nil }
     return LocalDateTime(date, time)
   }
@@ -52,12 +62,43 @@ public enum AlarmTextFormats {
 
   /// Reads `YYYY-MM-DD`.
   public static func localDate(_ text: String) -> LocalDate? {
-    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-      parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-      let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
-    else { return nil }
-    return LocalDate(year: year, month: month, day: day)
+    localDate(Substring(text).utf8)
+  }
+
+  private static func localDate(_ utf8: Substring.UTF8View) -> LocalDate? {
+    guard let fields = digitFields(utf8, widths: [4, 2, 2], separator: UInt8(ascii: "-")) else {
+      return nil
+    }
+    return LocalDate(year: fields[0], month: fields[1], day: fields[2])
+  }
+
+  /// The numbers in `utf8` when it is runs of ASCII digits exactly `widths` long joined by
+  /// `separator` (`07:30` with widths `[2, 2]` is `[7, 30]`), else nil.
+  private static func digitFields(
+    _ utf8: Substring.UTF8View, widths: [Int], separator: UInt8
+  ) -> [Int]? {
+    var fields: [Int] = []
+    fields.reserveCapacity(widths.count)
+    var value = 0
+    var width = 0
+    for byte in utf8 {
+      if byte == separator {
+        guard fields.count + 1 < widths.count, width == widths[fields.count] else { return nil }
+        fields.append(value)
+        value = 0
+        width = 0
+      } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte),
+        width < widths[fields.count]
+      {
+        value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        width += 1
+      } else {
+        return nil
+      }
+    }
+    guard fields.count + 1 == widths.count, width == widths[fields.count] else { return nil }
+    fields.append(value)
+    return fields
   }
 
   private static func twoDigits(_ value: Int) -> String {

@@ -38,6 +38,7 @@ public struct AlarmExporter: Sendable {
     events.reserveCapacity(alarms.count)
     var earliestStart: [String: Instant] = [:]
     var rulesByZone: [String: TimeZoneRules] = [:]
+    let stamp = DateTimeValue.utc(timestamp.utc).property("DTSTAMP")
     for alarm in alarms {
       let rules: TimeZoneRules
       if let known = rulesByZone[alarm.timeZone] {
@@ -52,7 +53,7 @@ public struct AlarmExporter: Sendable {
       let start = AlarmRings.firstStart(of: alarm.schedule, atOrAfter: now, in: rules)
       let instant = rules.instant(for: start)
       earliestStart[alarm.timeZone] = min(earliestStart[alarm.timeZone] ?? instant, instant)
-      events.append(event(for: alarm, start: start))
+      events.append(event(for: alarm, start: start, stamp: stamp))
     }
     var zones: [ICalComponent] = []
     for (zone, start) in earliestStart.sorted(by: { $0.key < $1.key }) {
@@ -77,37 +78,57 @@ public struct AlarmExporter: Sendable {
       components: zones + events)
   }
 
-  private func event(for alarm: Alarm, start: LocalDateTime) -> ICalComponent {
+  private func event(for alarm: Alarm, start: LocalDateTime, stamp: ICalProperty) -> ICalComponent {
     var event = ICalComponent("VEVENT")
-    event.add(ICalProperty.text("UID", alarm.id))
-    event.add(DateTimeValue.utc(timestamp.utc).property("DTSTAMP"))
+    event.properties.reserveCapacity(7)
+    event.add(Self.textProperty("UID", alarm.id))
+    event.add(stamp)
     event.add(DateTimeValue.zoned(start, tzid: alarm.timeZone).property("DTSTART"))
     if case .time(_, let days) = alarm.schedule {
       if days.isEmpty {
-        event.add(ICalProperty(AlarmVocabulary.rings, AlarmVocabulary.ringsOnce))
+        event.add(Shared.ringsOnce)
       } else {
         let codes = days.sorted().map(\.icalCode).joined(separator: ",")
         event.add(ICalProperty("RRULE", "FREQ=WEEKLY;BYDAY=\(codes)"))
       }
     }
-    if !alarm.label.isEmpty { event.add(ICalProperty.text("SUMMARY", alarm.label)) }
-    // An alarm does not make its owner busy (RFC 5545 §3.8.2.7).
-    event.add(ICalProperty("TRANSP", "TRANSPARENT"))
+    if !alarm.label.isEmpty { event.add(Self.textProperty("SUMMARY", alarm.label)) }
+    event.add(Shared.transparent)
     var valarm = ICalComponent("VALARM")
-    valarm.add(
-      ICalProperty(
-        "ACTION", alarm.enabled ? AlarmVocabulary.enabledAction : AlarmVocabulary.disabledAction))
-    valarm.add(ICalProperty("TRIGGER", ICalDuration.zero.description))
+    valarm.properties.reserveCapacity(5)
+    valarm.add(alarm.enabled ? Shared.enabledAction : Shared.disabledAction)
+    valarm.add(Shared.triggerAtStart)
     if let sound = alarm.sound {
       valarm.add(ICalProperty("ATTACH", sound, parameters: [ICalParameter("VALUE", "URI")]))
     }
-    valarm.add(ICalProperty(AlarmVocabulary.snooze, alarm.snooze ? "TRUE" : "FALSE"))
+    valarm.add(alarm.snooze ? Shared.snoozeOn : Shared.snoozeOff)
     valarm.add(
       ICalProperty(
         AlarmVocabulary.snoozeInterval,
         ICalDuration(seconds: alarm.snoozeMinutes * 60).description))
     event.components.append(valarm)
     return event
+  }
+
+  /// A TEXT property; text with nothing to escape (most ids and labels) is used as it is.
+  private static func textProperty(_ name: String, _ text: String) -> ICalProperty {
+    let needsEscape = text.utf8.contains {
+      $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",")
+        || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n")
+    }
+    return needsEscape ? ICalProperty.text(name, text) : ICalProperty(name, text)
+  }
+
+  /// The properties that many events write alike, made once.
+  private enum Shared {
+    static let ringsOnce = ICalProperty(AlarmVocabulary.rings, AlarmVocabulary.ringsOnce)
+    /// An alarm does not make its owner busy (RFC 5545 §3.8.2.7).
+    static let transparent = ICalProperty("TRANSP", "TRANSPARENT")
+    static let enabledAction = ICalProperty("ACTION", AlarmVocabulary.enabledAction)
+    static let disabledAction = ICalProperty("ACTION", AlarmVocabulary.disabledAction)
+    static let triggerAtStart = ICalProperty("TRIGGER", ICalDuration.zero.description)
+    static let snoozeOn = ICalProperty(AlarmVocabulary.snooze, "TRUE")
+    static let snoozeOff = ICalProperty(AlarmVocabulary.snooze, "FALSE")
   }
 }
 

@@ -114,6 +114,8 @@ private struct CalendarMapper {
   let calendarZone: String?
   /// TZID → IANA id, from each VTIMEZONE's TZID or X-LIC-LOCATION.
   let definedZones: [String: String]
+  /// Each RRULE value read so far, as it read: a calendar of many alarms repeats a few rules.
+  var rulesByText: [String: Result<RecurrenceRule, RecurrenceRuleError>] = [:]
 
   init(importer: AlarmImporter, calendar: ICalComponent) {
     self.importer = importer
@@ -362,9 +364,9 @@ private struct CalendarMapper {
       return nil
     }
     let rule: RecurrenceRule
-    do {
-      rule = try RecurrenceRule(parsing: ruleProperty.value)
-    } catch {
+    switch readRule(ruleProperty.value) {
+    case .success(let read): rule = read
+    case .failure(let error):
       lose(item, "RRULE cannot be read: \(error.message)", .skipped)
       return nil
     }
@@ -389,6 +391,14 @@ private struct CalendarMapper {
     }
     if !rule.byDay.isEmpty { return Set(rule.byDay.map(\.weekday)) }
     return rule.frequency == .daily ? Set(Weekday.allCases) : [start.date.weekday]
+  }
+
+  /// The RRULE value `text` read as a rule, read once per distinct text.
+  private mutating func readRule(_ text: String) -> Result<RecurrenceRule, RecurrenceRuleError> {
+    if let known = rulesByText[text] { return known }
+    let read = Result { () throws(RecurrenceRuleError) in try RecurrenceRule(parsing: text) }
+    rulesByText[text] = read
+    return read
   }
 
   private mutating func mapAlarm(

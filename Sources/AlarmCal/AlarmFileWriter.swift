@@ -9,12 +9,16 @@ public enum AlarmFileWriter {
 
   /// The file text: pretty-printed JSON and a final newline.
   public static func text(_ alarms: [Alarm]) -> String {
-    JSONWriter(style: .pretty).string(from: json(alarms)) + "\n"
+    var bytes = JSONWriter(style: .pretty).utf8(from: json(alarms))
+    bytes.append(UInt8(ascii: "\n"))
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The JSON object of one alarm.
   public static func json(_ alarm: Alarm) -> JSONValue {
-    var members = [JSONMember("id", .string(alarm.id))]
+    var members: [JSONMember] = []
+    members.reserveCapacity(9)
+    members.append(JSONMember("id", .string(alarm.id)))
     switch alarm.schedule {
     case .time(let time, let days):
       members.append(JSONMember("time", .string(AlarmTextFormats.clockString(time))))
@@ -25,12 +29,10 @@ public enum AlarmFileWriter {
     }
     members.append(JSONMember("label", .string(alarm.label)))
     if let sound = alarm.sound { members.append(JSONMember("sound", .string(sound))) }
-    members += [
-      JSONMember("snooze", .bool(alarm.snooze)),
-      JSONMember("snoozeMinutes", .number(String(alarm.snoozeMinutes))),
-      JSONMember("enabled", .bool(alarm.enabled)),
-      JSONMember("timeZone", .string(alarm.timeZone)),
-    ]
+    members.append(JSONMember("snooze", .bool(alarm.snooze)))
+    members.append(JSONMember("snoozeMinutes", .number(String(alarm.snoozeMinutes))))
+    members.append(JSONMember("enabled", .bool(alarm.enabled)))
+    members.append(JSONMember("timeZone", .string(alarm.timeZone)))
     return .object(members)
   }
 }

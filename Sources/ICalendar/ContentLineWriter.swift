@@ -9,10 +9,10 @@
 /// length came out ending in `CR CRLF SP LF` (a stray CR in the value) or `CRLF SP CRLF` (an
 /// empty continuation line); alarmcal ends such a line with its content and one CRLF instead.
 struct ContentLineWriter {
-  /// The text written so far, as UTF-8.
+  /// The text written so far, as UTF-8, the content line being built last.
   private(set) var bytes: [UInt8] = []
-  /// The content line being built, unfolded and without its line break.
-  private var line: [UInt8] = []
+  /// Where the content line being built starts in ``bytes``.
+  private var lineStart = 0
 
   /// libical's `MAX_LINE_LEN`: a physical line is at most 75 octets, a continuation's leading
   /// space included.
@@ -20,44 +20,54 @@ struct ContentLineWriter {
 
   /// Appends text to the current content line.
   mutating func append(_ text: String) {
-    line.append(contentsOf: text.utf8)
+    bytes.append(contentsOf: text.utf8)
   }
 
   /// Appends one ASCII character to the current content line.
   mutating func append(ascii: UInt8) {
-    line.append(ascii)
+    bytes.append(ascii)
   }
 
   /// Ends the current content line: writes it, folded, with CRLF.
   mutating func endLine() {
-    let content = line.count
-    line.append(contentsOf: [0x0D, 0x0A])
-    defer { line.removeAll(keepingCapacity: true) }
-    let count = line.count
-    if count < Self.lineLimit {
-      bytes.append(contentsOf: line)
+    let content = bytes.count - lineStart
+    // Most lines are short: they stay where they were built.
+    if content + 2 < Self.lineLimit {
+      endUnfoldedLine()
       return
     }
+    var line = Array(bytes[lineStart...])
+    line.append(0x0D)
+    line.append(0x0A)
+    bytes.removeSubrange(lineStart...)
+    let count = line.count
     var start = 0
     while start < count {
-      var next = nextLineStart(after: start)
+      var next = Self.nextLineStart(in: line, after: start)
       // A fold at or inside the line break would split it: the content ends this line.
       if next >= content { next = count }
-      if start > 0 { bytes.append(contentsOf: [0x0D, 0x0A, 0x20]) }
+      if start > 0 {
+        bytes.append(0x0D)
+        bytes.append(0x0A)
+        bytes.append(0x20)
+      }
       bytes.append(contentsOf: line[start..<next])
       start = next
     }
+    lineStart = bytes.count
   }
 
-  /// Writes a line without folding it (libical writes BEGIN and END lines whole).
-  mutating func writeUnfolded(_ text: String) {
-    bytes.append(contentsOf: text.utf8)
-    bytes.append(contentsOf: [0x0D, 0x0A])
+  /// Ends the current content line with CRLF without folding it (libical writes BEGIN and END
+  /// lines whole).
+  mutating func endUnfoldedLine() {
+    bytes.append(0x0D)
+    bytes.append(0x0A)
+    lineStart = bytes.count
   }
 
-  /// Where the physical line that starts at `start` of ``line`` ends.
-  private func nextLineStart(after start: Int) -> Int {
-    let limit = Self.lineLimit
+  /// Where the physical line that starts at `start` of `line` ends.
+  private static func nextLineStart(in line: [UInt8], after start: Int) -> Int {
+    let limit = lineLimit
     guard line.count - start >= limit else { return line.count }
     for offset in stride(from: limit - 2, to: 0, by: -1) {
       let byte = line[start + offset]

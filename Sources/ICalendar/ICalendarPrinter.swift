@@ -17,14 +17,18 @@ public enum ICalendarPrinter {
   }
 
   private static func write(_ component: ICalComponent, to writer: inout ContentLineWriter) {
-    writer.writeUnfolded("BEGIN:" + component.name)
+    writer.append("BEGIN:")
+    writer.append(component.name)
+    writer.endUnfoldedLine()
     for property in component.properties {
       write(property, to: &writer)
     }
     for child in component.components {
       write(child, to: &writer)
     }
-    writer.writeUnfolded("END:" + component.name)
+    writer.append("END:")
+    writer.append(component.name)
+    writer.endUnfoldedLine()
   }
 
   private static func write(_ property: ICalProperty, to writer: inout ContentLineWriter) {

@@ -22,9 +22,14 @@ public struct JSONWriter: Sendable {
 
   /// The JSON text for `value`, without a trailing newline.
   public func string(from value: JSONValue) -> String {
+    String(decoding: utf8(from: value), as: UTF8.self)
+  }
+
+  /// The JSON text for `value` as UTF-8, without a trailing newline.
+  func utf8(from value: JSONValue) -> [UInt8] {
     var bytes: [UInt8] = []
     write(value, depth: 0, to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
+    return bytes
   }
 
   private func write(_ value: JSONValue, depth: Int, to bytes: inout [UInt8]) {
@@ -62,7 +67,9 @@ public struct JSONWriter: Sendable {
   private func newline(depth: Int, to bytes: inout [UInt8]) {
     guard style == .pretty else { return }
     bytes.append(UInt8(ascii: "\n"))
-    bytes += repeatElement(UInt8(ascii: " "), count: 2 * depth)
+    for _ in 0..<2 * depth {
+      bytes.append(UInt8(ascii: " "))
+    }
   }
 
   /// Appends `text` as a JSON string in quotes (RFC 8259): `"`, `\`, control characters (`\n`,
@@ -71,14 +78,15 @@ public struct JSONWriter: Sendable {
   public static func appendString(_ text: String, to bytes: inout [UInt8]) {
     bytes.append(UInt8(ascii: "\""))
     let utf8 = text.utf8
-    // Nearly every UID, label and file name needs no escape: copied at once.
-    var needsEscape = false
-    for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0xE2 {
-      needsEscape = true
-      break
-    }
-    guard needsEscape else {
-      bytes += utf8
+    // Nearly every UID, label and file name needs no escape: copied at once, read in place
+    // where the string holds its UTF-8 contiguously (native strings do).
+    let copied =
+      utf8.withContiguousStorageIfAvailable { text in
+        guard !text.contains(where: mayNeedEscape) else { return false }
+        bytes.append(contentsOf: text)
+        return true
+      } ?? false
+    if copied {
       bytes.append(UInt8(ascii: "\""))
       return
     }
@@ -114,6 +122,12 @@ public struct JSONWriter: Sendable {
     }
     bytes.append(UInt8(ascii: "\""))
   }
+}
+
+/// Whether a byte is one ``JSONWriter/appendString(_:to:)`` escapes, or may start one (0xE2
+/// starts U+2028 and U+2029).
+private func mayNeedEscape(_ byte: UInt8) -> Bool {
+  byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0xE2
 }
 
 /// A lower-case hex digit.

@@ -21,12 +21,19 @@ struct SeriesBuilder {
     let uid: String
     /// The text firing ids hash: the UID, or for a component without one, its content.
     let identity: String
-    /// The current master read, its revision and line.
-    var master: ReadMaster?
+    /// The current master read (boxed: the slots stay small, and each master's memory goes as
+    /// soon as its series is made), its revision and line.
+    var master: MasterBox?
     var revision: ComponentRevision?
     var masterLine: Int?
     /// Overrides in file order, each with its revision.
     var overrides: [(component: ICalComponent, revision: ComponentRevision)] = []
+  }
+
+  /// A read master on the heap.
+  private final class MasterBox {
+    let read: ReadMaster
+    init(_ read: ReadMaster) { self.read = read }
   }
 
   /// A builder for one calendar of `file` holding about `components` VEVENTs and VTODOs.
@@ -49,8 +56,8 @@ struct SeriesBuilder {
     guard takeMaster(slot, revision: revision, line: item.line, component: item.name) else {
       return
     }
-    slots[slot].master = reader.master(
-      item, uid: slots[slot].uid, identity: slots[slot].identity)
+    slots[slot].master = MasterBox(
+      reader.master(item, uid: slots[slot].uid, identity: slots[slot].identity))
   }
 
   /// The slot of a component's UID, made when the UID is new. A component without a UID is
@@ -112,7 +119,7 @@ struct SeriesBuilder {
     for index in slots.indices {
       // Taken out as it is used: each master's parts go as its series comes.
       let (uid, identity) = (slots[index].uid, slots[index].identity)
-      let taken = slots[index].master.take()
+      let taken = slots[index].master.take()?.read
       let overrides =
         slots[index].overrides.isEmpty
         ? [] : currentOverrides(slots[index].overrides, uid: uid, into: &found)

@@ -17,7 +17,7 @@ public struct AlarmFileReader: Sendable {
   }
 
   /// The most alarms (and elements of any JSON array) a list may hold: a clock app keeps
-  /// dozens; 100,000 convert in about 3 s and 250 MB, a million would take 2.4 GB.
+  /// dozens, and the bound keeps a hostile list's memory bounded (BENCHMARKS.md, README).
   public static let maximumAlarms = 100_000
 
   /// The alarms in `bytes`, or every problem found.

@@ -51,9 +51,9 @@ public struct AlarmImporter: Sendable {
     self.now = now
   }
 
-  /// Reads iCalendar text with ``ICalendarReader`` and imports it. libical's parser is not used:
-  /// it costs about 7 KB per event and drops properties it does not know (RFC 9074's PROXIMITY),
-  /// while the reader keeps every line for the mapping to use or report.
+  /// Reads iCalendar text with ``ICalendarReader`` and imports it. The reader keeps every line
+  /// (libical's parser drops properties it does not know, such as RFC 9074's PROXIMITY) for the
+  /// mapping to use or report.
   public func importAlarms(fromText text: String) throws(AlarmImportError) -> ImportResult {
     let components: [ICalComponent]
     do {
@@ -266,7 +266,7 @@ private struct CalendarMapper {
 
   /// Imports the alarms of one item; `id` is the first alarm's id (the UID, or one derived).
   private mutating func mapItem(_ item: ICalComponent, valarms: [ICalComponent], id: String) {
-    if item.property("STATUS")?.value.uppercased() == "CANCELLED" {
+    if item.isCancelled {
       lose(item, "is cancelled (STATUS:CANCELLED), so it never rings", .skipped)
       return
     }
@@ -306,12 +306,8 @@ private struct CalendarMapper {
           .alarmKept("the snoozed ring is not"))
       }
     }
-    // A task that is done no longer reminds anyone (RFC 5545 §3.8.1.11, §3.8.2.1).
-    let isCompleted =
-      isTask
-      && (item.property("STATUS")?.value.uppercased() == "COMPLETED"
-        || item.property("COMPLETED") != nil)
-    if isCompleted {
+    // A task that is done no longer reminds anyone.
+    if item.isCompletedTask {
       lose(
         item, "is a completed task (STATUS:COMPLETED or COMPLETED), and an alarm has no such state",
         .alarmKept("switched off (enabled: false), so it never rings"))
@@ -327,7 +323,7 @@ private struct CalendarMapper {
           summary: summary, number: keptCount + 1, uid: id)
       else { continue }
       keptCount += 1
-      if isCompleted { alarm.enabled = false }
+      if item.isCompletedTask { alarm.enabled = false }
       warnIfPast(alarm, item: item, zone: anchor.zone)
       alarms.append(alarm)
     }

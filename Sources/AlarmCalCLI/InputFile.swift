@@ -54,7 +54,7 @@ enum InputFile {
   }
 
   /// At most `count` bytes of a regular file of `size` bytes, read straight into an array of
-  /// that size (a 30 MB calendar is not copied from chunks into an array that doubles), then
+  /// that size (a large calendar is not copied from chunks into an array that doubles), then
   /// in chunks should the file have grown.
   private static func readFile(_ handle: FileHandle, size: Int, upTo count: Int) -> [UInt8] {
     let capacity = min(size, count)

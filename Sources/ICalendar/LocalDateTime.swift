@@ -1,7 +1,6 @@
 /// A calendar date without a time zone (proleptic Gregorian).
 public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
-  // Month and day in a byte each: a series holds several dates and times, and 100,000 series
-  // held 30 MB of them at eight bytes a field.
+  // Month and day in a byte each: a series holds several dates and times.
   private let storedYear: Int
   private let storedMonth: UInt8
   private let storedDay: UInt8

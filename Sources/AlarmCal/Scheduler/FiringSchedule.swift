@@ -69,7 +69,8 @@ public struct FiringSchedule {
     }
     for index in builders.indices {
       let built = builders[index].finish()
-      walks += built.walks
+      // The first calendar's walks are taken as they are: a copy would hold them twice.
+      if walks.isEmpty { walks = built.walks } else { walks += built.walks }
       warnings += built.warnings
     }
     fileCount += 1

@@ -11,7 +11,7 @@ extension ValidationRun {
     checkTimeZones(calendar)
     checkSemantics(calendar)
     checkPlacement(calendar)
-    let hasMethod = calendar.property("METHOD") != nil
+    let hasMethod = calendar.property(uppercased: "METHOD") != nil
     for child in calendar.components { check(child, hasMethod: hasMethod) }
   }
 
@@ -58,7 +58,7 @@ extension ValidationRun {
     let rfc = "RFC 5545 §3.6.6"
     require(["ACTION", "TRIGGER"], in: alarm, rfc: rfc)
     uniqueOnly(["ACTION", "TRIGGER", "DURATION", "REPEAT"], in: alarm, rfc: rfc)
-    let action = alarm.property("ACTION")?.value.uppercased()
+    let action = alarm.property(uppercased: "ACTION")?.value.uppercased()
     switch action {
     case "DISPLAY":
       require(["DESCRIPTION"], in: alarm, rfc: rfc, note: " with ACTION:DISPLAY")
@@ -66,7 +66,7 @@ extension ValidationRun {
     case "EMAIL":
       require(["DESCRIPTION", "SUMMARY"], in: alarm, rfc: rfc, note: " with ACTION:EMAIL")
       uniqueOnly(["DESCRIPTION", "SUMMARY"], in: alarm, rfc: rfc, note: " with ACTION:EMAIL")
-      if alarm.property("ATTENDEE") == nil {
+      if alarm.property(uppercased: "ATTENDEE") == nil {
         report(
           .missingProperty, at: begin(alarm),
           "VALARM with ACTION:EMAIL needs at least one ATTENDEE", rfc: rfc)
@@ -76,8 +76,8 @@ extension ValidationRun {
     default:
       break
     }
-    let duration = alarm.property("DURATION")
-    let repeatCount = alarm.property("REPEAT")
+    let duration = alarm.property(uppercased: "DURATION")
+    let repeatCount = alarm.property(uppercased: "REPEAT")
     if let present = duration ?? repeatCount, (duration == nil) != (repeatCount == nil) {
       let missing = duration == nil ? "DURATION" : "REPEAT"
       report(
@@ -91,7 +91,8 @@ extension ValidationRun {
   private mutating func checkTriggerAnchors(_ item: ICalComponent) {
     let endName = item.name == "VTODO" ? "DUE" : "DTEND"
     for alarm in AlarmComponent.all(in: item) {
-      guard let missing = alarm.missingAnchor, let trigger = alarm.component.property("TRIGGER")
+      guard let missing = alarm.missingAnchor,
+        let trigger = alarm.component.property(uppercased: "TRIGGER")
       else { continue }
       switch missing {
       case .start:
@@ -111,8 +112,7 @@ extension ValidationRun {
     _ names: [String], in component: ICalComponent, rfc: String, note: String = ""
   ) {
     for name in names {
-      let found = component.properties(named: name)
-      if found.isEmpty {
+      if !component.hasProperty(uppercased: name) {
         report(
           .missingProperty, at: begin(component),
           "\(component.name)\(note) needs \(name)", rfc: rfc)
@@ -125,8 +125,11 @@ extension ValidationRun {
     _ names: [String], in component: ICalComponent, rfc: String, note: String = ""
   ) {
     // Most components repeat no name at all: only those that do are looked at name by name.
-    var seen = Set<String>(minimumCapacity: component.properties.count)
-    guard component.properties.contains(where: { !seen.insert($0.name).inserted }) else { return }
+    let properties = component.properties
+    let repeatsAName = properties.indices.contains { index in
+      properties[..<index].contains { $0.name == properties[index].name }
+    }
+    guard repeatsAName else { return }
     for name in names {
       let found = component.properties(named: name)
       for extra in found.dropFirst() {
@@ -156,7 +159,8 @@ extension ValidationRun {
   private mutating func endNotBeforeStart(
     _ name: String, in component: ICalComponent, rfc: String
   ) {
-    guard let startLine = component.property("DTSTART"), let endLine = component.property(name),
+    guard let startLine = component.property(uppercased: "DTSTART"),
+      let endLine = component.property(name),
       let start = Self.dateTime(startLine), let end = Self.dateTime(endLine)
     else { return }
     let comparable: Bool
@@ -174,8 +178,8 @@ extension ValidationRun {
 
   /// The DATE or DATE-TIME value of a property, when well formed.
   static func dateTime(_ line: ICalProperty) -> DateTimeValue? {
-    let isDate = line.parameter("VALUE")?.uppercased() == "DATE"
-    return DateTimeValue(text: line.value, tzid: line.parameter("TZID"), isDate: isDate)
+    let isDate = line.parameter(uppercased: "VALUE")?.uppercased() == "DATE"
+    return DateTimeValue(text: line.value, tzid: line.parameter(uppercased: "TZID"), isDate: isDate)
   }
 
   /// Where RFC 5545 §3.6 lets each known component appear (X- and unknown ones anywhere).

@@ -6,8 +6,8 @@ extension ValidationRun {
   mutating func checkSemantics(_ calendar: ICalComponent) {
     var firstUse: [String: Int] = [:]
     let items = calendar.components.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
-    for item in items where item.property("RECURRENCE-ID") == nil {
-      guard let uid = item.property("UID") else { continue }
+    for item in items where item.property(uppercased: "RECURRENCE-ID") == nil {
+      guard let uid = item.property(uppercased: "UID") else { continue }
       if let line = firstUse[uid.value] {
         report(
           .duplicateUID, at: value(uid),
@@ -17,13 +17,15 @@ extension ValidationRun {
       }
     }
     for item in items {
-      if let override = item.property("RECURRENCE-ID") {
+      if let override = item.property(uppercased: "RECURRENCE-ID") {
         checkOverride(override, of: item, among: items)
       }
       checkExclusions(item)
-      if item.property("RECURRENCE-ID") == nil { checkAlarmsCanRing(item) }
+      if item.property(uppercased: "RECURRENCE-ID") == nil { checkAlarmsCanRing(item) }
       for alarm in item.components where alarm.name == "VALARM" {
-        if let acknowledged = alarm.property("ACKNOWLEDGED"), !acknowledged.value.hasSuffix("Z") {
+        if let acknowledged = alarm.property(uppercased: "ACKNOWLEDGED"),
+          !acknowledged.value.hasSuffix("Z")
+        {
           report(
             .acknowledgedNotUTC, at: value(acknowledged),
             "ACKNOWLEDGED \(acknowledged.value) must be a UTC date-time (ending in Z)")
@@ -38,12 +40,13 @@ extension ValidationRun {
   private mutating func checkOverride(
     _ override: ICalProperty, of item: ICalComponent, among items: [ICalComponent]
   ) {
-    guard let uid = item.property("UID")?.value,
+    guard let uid = item.property(uppercased: "UID")?.value,
       let master = items.first(where: {
-        $0.property("RECURRENCE-ID") == nil && $0.property("UID")?.value == uid
+        $0.property(uppercased: "RECURRENCE-ID") == nil
+          && $0.property(uppercased: "UID")?.value == uid
       }),
-      let startLine = master.property("DTSTART"),
-      let ruleLine = master.property("RRULE"),
+      let startLine = master.property(uppercased: "DTSTART"),
+      let ruleLine = master.property(uppercased: "RRULE"),
       case .success = rule(ruleLine.value),
       let start = Self.dateTime(startLine),
       let target = Self.dateTime(override),
@@ -68,8 +71,10 @@ extension ValidationRun {
   /// A finite series (COUNT or UNTIL, at most 1,000 instances) whose EXDATEs remove every
   /// instance has nothing left to show or ring. Compared on the wall clock, same form only.
   private mutating func checkExclusions(_ item: ICalComponent) {
-    guard item.property("RECURRENCE-ID") == nil, item.properties(named: "RDATE").isEmpty,
-      let startLine = item.property("DTSTART"), let ruleLine = item.property("RRULE"),
+    guard item.property(uppercased: "RECURRENCE-ID") == nil,
+      item.properties(named: "RDATE").isEmpty,
+      let startLine = item.property(uppercased: "DTSTART"),
+      let ruleLine = item.property(uppercased: "RRULE"),
       !item.properties(named: "EXDATE").isEmpty,
       let rule = try? rule(ruleLine.value).get(),
       rule.count != nil || rule.until != nil,
@@ -77,11 +82,11 @@ extension ValidationRun {
     else { return }
     var excluded = Set<LocalDateTime>()
     for line in item.properties(named: "EXDATE") {
-      let isDate = line.parameter("VALUE")?.uppercased() == "DATE"
+      let isDate = line.parameter(uppercased: "VALUE")?.uppercased() == "DATE"
       for text in line.value.split(separator: ",") {
         guard
           let value = DateTimeValue(
-            text: String(text), tzid: line.parameter("TZID"), isDate: isDate),
+            text: String(text), tzid: line.parameter(uppercased: "TZID"), isDate: isDate),
           sameForm(start, value)
         else { return }
         excluded.insert(value.local)
@@ -108,16 +113,20 @@ extension ValidationRun {
   /// all rang before now can never ring again. The check reads wall clocks as UTC and allows two
   /// days of slack, so it only speaks when the end is clearly past.
   private mutating func checkAlarmsCanRing(_ item: ICalComponent) {
+    guard let now, !item.hasProperty(uppercased: "RDATE") else { return }
+    // An endless series can always ring again: nothing more to judge.
+    let ruleLine = item.property(uppercased: "RRULE")
+    if let ruleLine {
+      guard case .success(let rule) = rule(ruleLine.value), rule.count != nil || rule.until != nil
+      else { return }
+    }
     let alarms = AlarmComponent.all(in: item).filter { !$0.isSwitchedOff }
-    guard let now, let last = alarms.last?.component, item.properties(named: "RDATE").isEmpty,
-      let startLine = item.property("DTSTART") ?? item.property("DUE"),
+    guard let last = alarms.last?.component,
+      let startLine = item.property(uppercased: "DTSTART") ?? item.property(uppercased: "DUE"),
       let start = Self.dateTime(startLine)
     else { return }
     var lastStart = start.local
-    if let ruleLine = item.property("RRULE") {
-      guard let rule = try? rule(ruleLine.value).get(),
-        rule.count != nil || rule.until != nil
-      else { return }
+    if let ruleLine {
       guard
         var iterator = iterator(
           ruleLine.value, start: start.local, isDate: start.isDate, workLimit: 100_000)
@@ -154,7 +163,7 @@ extension ValidationRun {
 
   /// DTEND or DUE minus DTSTART (wall clock, same form), or DURATION; nil when unclear.
   private func spanSeconds(_ item: ICalComponent, start: DateTimeValue) -> Int64? {
-    if let text = item.property("DURATION")?.value, let duration = ICalDuration(text) {
+    if let text = item.property(uppercased: "DURATION")?.value, let duration = ICalDuration(text) {
       return Self.seconds(duration)
     }
     guard let endLine = item.property(item.name == "VTODO" ? "DUE" : "DTEND") else {
@@ -186,16 +195,17 @@ extension ValidationRun {
         "Google Calendar and Outlook ignore VALARM when importing a file; the alarms ring only in "
           + "apps such as Apple Calendar and Thunderbird")
     }
-    if let attach = alarms.lazy.filter({ $0.property("ACTION")?.value.uppercased() == "AUDIO" })
-      .compactMap({ $0.property("ATTACH") }).first
-    {
+    if let attach = alarms.lazy.filter({
+      $0.property(uppercased: "ACTION")?.value.uppercased() == "AUDIO"
+    })
+    .compactMap({ $0.property(uppercased: "ATTACH") }).first {
       report(
         .audioAttachment, at: value(attach),
         "most calendar apps play their own sound and ignore an AUDIO alarm's ATTACH")
     }
-    if calendar.property("X-WR-TIMEZONE") != nil,
-      let floating = items.lazy.compactMap({ $0.property("DTSTART") }).first(where: {
-        $0.parameter("TZID") == nil && !$0.value.hasSuffix("Z") && $0.value.count > 8
+    if calendar.property(uppercased: "X-WR-TIMEZONE") != nil,
+      let floating = items.lazy.compactMap({ $0.property(uppercased: "DTSTART") }).first(where: {
+        $0.parameter(uppercased: "TZID") == nil && !$0.value.hasSuffix("Z") && $0.value.count > 8
       })
     {
       report(

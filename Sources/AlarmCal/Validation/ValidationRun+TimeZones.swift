@@ -6,7 +6,7 @@ extension ValidationRun {
   mutating func checkTimeZones(_ calendar: ICalComponent) {
     var defined = Set<String>()
     for zone in calendar.components where zone.name == "VTIMEZONE" {
-      guard let tzid = zone.property("TZID") else {
+      guard let tzid = zone.property(uppercased: "TZID") else {
         report(.malformedZone, at: begin(zone), "VTIMEZONE without TZID")
         continue
       }

@@ -65,7 +65,7 @@ extension ValidationRun {
       case "DURATION":
         if ICalDuration(line.value) == nil { badDuration(line) }
       case "TRIGGER":
-        if line.parameter("VALUE")?.uppercased() == "DATE-TIME" {
+        if line.parameter(uppercased: "VALUE")?.uppercased() == "DATE-TIME" {
           checkDateTimes(line, utcOnly: true)
         } else if ICalDuration(line.value) == nil {
           badDuration(line)
@@ -80,7 +80,7 @@ extension ValidationRun {
         switch rule(line.value) {
         case .success(let rule):
           checkRule(
-            rule, line, start: component.property("DTSTART"),
+            rule, line, start: component.property(uppercased: "DTSTART"),
             inObservance: component.name == "STANDARD" || component.name == "DAYLIGHT")
         case .failure(let error):
           report(.recurrenceRule, at: value(line), "RRULE: \(error.message)")
@@ -119,7 +119,7 @@ extension ValidationRun {
   /// Checks each DATE or DATE-TIME of a property, at its own column.
   private mutating func checkDateTimes(_ line: ICalProperty, utcOnly: Bool = false) {
     let name = line.name
-    let kind = line.parameter("VALUE")?.uppercased()
+    let kind = line.parameter(uppercased: "VALUE")?.uppercased()
     if kind == "PERIOD" {
       checkPeriods(line)
       return

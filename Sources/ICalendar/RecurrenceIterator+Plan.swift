@@ -49,15 +49,8 @@ extension RecurrenceIterator {
     let yearDays: [Int]
     let weekNumbers: [Int]
 
-    /// The hours, minutes and seconds a period of a finer frequency may start on (limits).
-    let hours: UInt64
-    let minutes: UInt64
-    let seconds: UInt64
-    /// The times each slot expands to, as seconds to add, each list sorted.
-    let hourOffsets: [Int]
-    let minuteOffsets: [Int]
-    let secondOffsets: [Int]
-    let timeCount: Int
+    /// The hours, minutes and seconds a period may start on, and the times each slot expands to.
+    let time: TimeParts
     let setPositions: [Int]
 
     /// The last key `rule`'s UNTIL allows: `until`, the bound already turned into a wall-clock
@@ -104,21 +97,14 @@ extension RecurrenceIterator {
       plainWeekdays = days.plain
       yearDays = rule.byYearDay
       weekNumbers = rule.byWeekNo
-      let times = TimeParts(rule, isDate: isDate)
-      hours = times.hours
-      minutes = times.minutes
-      seconds = times.seconds
-      hourOffsets = times.hourOffsets
-      minuteOffsets = times.minuteOffsets
-      secondOffsets = times.secondOffsets
-      timeCount = times.count
+      time = TimeParts(rule, isDate: isDate)
       setPositions = rule.bySetPos
       lastPeriod = Self.unit(
         ofKey: Civil.maxKey, frequency: frequency, unitSeconds: unitSeconds, weekBase: weekBase)
       cannotMatch =
         emptied
         || !Self.canPick(
-          frequency: frequency, setPositions: rule.bySetPos, timeCount: timeCount,
+          frequency: frequency, setPositions: rule.bySetPos, timeCount: time.count,
           months: months, yearDays: rule.byYearDay,
           plainDays: days.byDay.isEmpty ? 7 : days.plain.count,
           monthDays: Set(days.byMonthDay).count)
@@ -222,14 +208,17 @@ extension RecurrenceIterator {
 
     /// The time parts: a frequency finer than a part is limited by it, a coarser one expands
     /// it; what the rule leaves out comes from DTSTART. DATE rules have midnight only.
-    private struct TimeParts {
+    struct TimeParts {
+      /// The hours, minutes and seconds a period of a finer frequency may start on (limits).
       let hours: UInt64
       let minutes: UInt64
       let seconds: UInt64
+      /// The times each slot expands to, as seconds to add, each list sorted.
       let hourOffsets: [Int]
       let minuteOffsets: [Int]
       let secondOffsets: [Int]
-      var count: Int { hourOffsets.count * minuteOffsets.count * secondOffsets.count }
+      /// How many times each slot expands to.
+      let count: Int
 
       init(_ rule: RecurrenceRule, isDate: Bool) {
         let expands = TimeExpansion(rule.frequency, isDate: isDate)
@@ -248,6 +237,7 @@ extension RecurrenceIterator {
           expands.minutes ? Self.values(rule.byMinute).map { $0 * 60 } : [0])
         secondOffsets = SharedOffsets.seconds.shared(
           expands.seconds ? Self.values(rule.bySecond) : [0])
+        count = hourOffsets.count * minuteOffsets.count * secondOffsets.count
       }
 
       /// The distinct values of a part, sorted (a leap second 60 read as 59), or 0 alone.
@@ -312,9 +302,9 @@ extension RecurrenceIterator {
           used ? (0..<count).filter { allowed >> UInt64($0) & 1 != 0 } : [0]
         }
         let dayList = byWeek ? (0..<7).filter(weekdays.contains) : [0]
-        let hourList = list(hours, 24, isSubDaily)
-        let minuteList = list(minutes, 60, frequency == .minutely || frequency == .secondly)
-        let secondList = list(seconds, 60, frequency == .secondly)
+        let hourList = list(time.hours, 24, isSubDaily)
+        let minuteList = list(time.minutes, 60, frequency == .minutely || frequency == .secondly)
+        let secondList = list(time.seconds, 60, frequency == .secondly)
         let perHour = perDay / 24
         let perMinute = frequency == .secondly ? 60 : 1
         for day in dayList {
@@ -385,12 +375,12 @@ extension RecurrenceIterator {
       return (max(start, Civil.minDay), min(end, Civil.maxDay + 1))
     }
 
-    /// The seconds to add to a slot's start for time index `index` (below ``timeCount``).
+    /// The seconds to add to a slot's start for time index `index` (below `time.count`).
     func timeOffset(_ index: Int) -> Int {
-      let secondIndex = index % secondOffsets.count
-      let rest = index / secondOffsets.count
-      return hourOffsets[rest / minuteOffsets.count] + minuteOffsets[rest % minuteOffsets.count]
-        + secondOffsets[secondIndex]
+      let secondIndex = index % time.secondOffsets.count
+      let rest = index / time.secondOffsets.count
+      return time.hourOffsets[rest / time.minuteOffsets.count]
+        + time.minuteOffsets[rest % time.minuteOffsets.count] + time.secondOffsets[secondIndex]
     }
 
     /// The days of `month` in `year` that pass the day-level parts, as bits (bit 0: day 1).

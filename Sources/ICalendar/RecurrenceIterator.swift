@@ -280,20 +280,20 @@ public struct RecurrenceIterator: Sendable {
       if passing != day {
         (day, hour, minute, second) = (passing, 0, 0, 0)
       }
-      guard let nextHour = Self.first(plan.hours, from: hour, below: 24) else {
+      guard let nextHour = Self.first(plan.time.hours, from: hour, below: 24) else {
         (day, hour, minute, second) = (day + 1, 0, 0, 0)
         continue
       }
       if nextHour != hour { (hour, minute, second) = (nextHour, 0, 0) }
       if plan.frequency == .hourly { return day * 24 + hour }
-      guard let nextMinute = Self.first(plan.minutes, from: minute, below: 60) else {
+      guard let nextMinute = Self.first(plan.time.minutes, from: minute, below: 60) else {
         (hour, minute, second) = (hour + 1, 0, 0)
         if hour == 24 { (day, hour) = (day + 1, 0) }
         continue
       }
       if nextMinute != minute { (minute, second) = (nextMinute, 0) }
       if plan.frequency == .minutely { return (day * 24 + hour) * 60 + minute }
-      guard let nextSecond = Self.first(plan.seconds, from: second, below: 60) else {
+      guard let nextSecond = Self.first(plan.time.seconds, from: second, below: 60) else {
         (minute, second) = (minute + 1, 0)
         if minute == 60 { (hour, minute) = (hour + 1, 0) }
         if hour == 24 { (day, hour) = (day + 1, 0) }
@@ -353,7 +353,7 @@ public struct RecurrenceIterator: Sendable {
       }
       periodBase = range.start * 86_400
     }
-    total = days.count * plan.timeCount
+    total = days.count * plan.time.count
     dayOrdinal = -1
     loaded = true
     cursor = lowerBound(from: 0)
@@ -396,7 +396,7 @@ public struct RecurrenceIterator: Sendable {
 
   /// The key of candidate `index` of the loaded period.
   private mutating func key(at index: Int) -> Int {
-    let timeCount = plan.timeCount
+    let timeCount = plan.time.count
     let ordinal = timeCount == 1 ? index : index / timeCount
     if ordinal != dayOrdinal {
       if ordinal == dayOrdinal + 1, dayOrdinal >= 0, let next = days.offset(after: dayOffset) {

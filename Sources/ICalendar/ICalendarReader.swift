@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads iCalendar bytes into ``ICalComponent`` trees with the ``ContentLineLexer``: the one
 /// reader behind `upcoming`, `convert` and `validate`.
 ///
@@ -51,7 +53,30 @@ public enum ICalendarReader {
       bytes: bytes, lint: false, scope: .calendarsAndZones, visit: { child, _, _ in child })
     builder.run()
     guard builder.tooDeepAt == nil, !builder.roots.isEmpty else { return nil }
-    return CalendarOutline(roots: builder.roots, childCounts: builder.childCounts)
+    return CalendarOutline(
+      roots: builder.roots, childCounts: builder.childCounts, childStarts: builder.childStarts)
+  }
+
+  /// Reads children `range` of top-level component `root` of `outline` (read from `bytes`)
+  /// whole, handing each to `visit` as it is complete, in file order: the same components a
+  /// full read gives, so that a large calendar can be read in pieces at once
+  /// (``ParallelWork``).
+  public static func children(
+    _ range: Range<Int>, of root: Int, in outline: CalendarOutline, bytes: [UInt8],
+    visit: (_ child: consuming ICalComponent) -> Void
+  ) {
+    guard !range.isEmpty else { return }
+    withoutActuallyEscaping(visit) { visit in
+      var builder = TreeBuilder(
+        bytes: bytes, inside: outline.roots[root],
+        from: outline.childStarts[root][range.lowerBound],
+        children: range.count,
+        visit: { child, _, _ in
+          visit(child)
+          return nil
+        })
+      builder.run()
+    }
   }
 
   /// Everything in `bytes`, however broken, for `validate`: the tree, every problem the lexer
@@ -76,6 +101,35 @@ public struct CalendarOutline: Sendable {
   public let roots: [ICalComponent]
   /// How many children each top-level component has (kept or not).
   public let childCounts: [Int]
+  /// Where each child of each top-level component begins.
+  let childStarts: [[ChildStart]]
+
+  /// The children of the top-level components in runs to read at once
+  /// (``ICalendarReader/children(_:of:in:bytes:visit:)``), in file order: each component's
+  /// children in runs of about equal length, at least `minimum` long unless the component has
+  /// fewer, and about four runs per processor in all, so that no processor waits long for
+  /// another.
+  public func pieces(minimum: Int = 1_000) -> [(root: Int, children: Range<Int>)] {
+    let total = childCounts.reduce(0, +)
+    let wanted = 4 * ProcessInfo.processInfo.activeProcessorCount
+    let length = max(minimum, (total + wanted - 1) / max(wanted, 1))
+    var pieces: [(root: Int, children: Range<Int>)] = []
+    for (root, count) in childCounts.enumerated() where count > 0 {
+      let runs = max(1, count / length)
+      for run in 0..<runs {
+        pieces.append((root, (count * run / runs)..<(count * (run + 1) / runs)))
+      }
+    }
+    return pieces
+  }
+}
+
+/// Where a child of a top-level component begins: its BEGIN line.
+struct ChildStart: Sendable {
+  /// The offset of the line's first byte.
+  let offset: Int
+  /// The line's number (1-based).
+  let line: Int
 }
 
 /// Why a text could not be read as iCalendar.
@@ -164,6 +218,13 @@ private struct TreeBuilder {
   var roots: [ICalComponent] = []
   /// How many children each of `roots` has (kept or not).
   var childCounts: [Int] = []
+  /// Where each child of each of `roots` begins (recorded for ``Scope/calendarsAndZones``).
+  var childStarts: [[ChildStart]] = []
+  private var openRootChildStarts: [ChildStart] = []
+  /// For a builder reading some children of one top-level component: how many are left.
+  private var childrenLeft = Int.max
+  /// Whether this builder reads some children of one top-level component, not a whole file.
+  private var readsChildren = false
   var problems: [StructureProblem] = []
   /// The line of a BEGIN nested deeper than ``ComponentNesting/maximumDepth``; reading stopped.
   var tooDeepAt: Int?
@@ -188,8 +249,27 @@ private struct TreeBuilder {
     self.visit = visit
   }
 
+  /// A builder that reads `children` children of the top-level component `root`, the first of
+  /// them beginning at `start`, and stops after them (or where `root` ends).
+  init(
+    bytes: [UInt8], inside root: ICalComponent, from start: ChildStart, children: Int,
+    visit: @escaping (consuming ICalComponent, Int, ICalComponent) -> ICalComponent?
+  ) {
+    self.bytes = bytes
+    lexer = ContentLineLexer(bytes, from: start.offset, line: start.line)
+    scope = .everything
+    self.visit = visit
+    // The shell of the top-level component, which keeps nothing of its own.
+    stack = [ICalComponent(root.name, line: root.line)]
+    opened = [(root.name, root.line ?? 1, 0, false)]
+    childrenLeft = children
+    readsChildren = true
+  }
+
   mutating func run() {
-    while tooDeepAt == nil, let line = lexer.next(structureOnly: !(opened.last?.keeps ?? true)) {
+    while tooDeepAt == nil, childrenLeft > 0,
+      let line = lexer.next(structureOnly: !(opened.last?.keeps ?? true))
+    {
       if let nameEnd = Self.nameEndBeforeColon(line.bytes) {
         if firstLine == nil { firstLine = SourcePosition(line: line.number, column: 1) }
         add(line, nameEnd: nameEnd, valueStart: nameEnd + 1, parts: nil)
@@ -308,6 +388,9 @@ private struct TreeBuilder {
         StructureProblem(kind: .tooDeep, position: SourcePosition(line: line.number, column: 1)))
       return
     }
+    if stack.count == 1, scope == .calendarsAndZones {
+      openRootChildStarts.append(ChildStart(offset: line.start, line: line.number))
+    }
     var component = ICalComponent(written.trimmingSpaces(), line: line.number)
     component.sourceRange = line.start..<line.end
     component.properties.reserveCapacity(propertiesAtDepth[stack.count])
@@ -365,12 +448,19 @@ private struct TreeBuilder {
     component.sourceRange = open.start..<end
     propertiesAtDepth[stack.count] = component.properties.count
     switch stack.count {
+    case 0 where readsChildren:
+      childrenLeft = 0
     case 0:
       roots.append(component)
       childCounts.append(openRootChildren)
       openRootChildren = 0
+      if scope == .calendarsAndZones {
+        childStarts.append(openRootChildStarts)
+        openRootChildStarts = []
+      }
     case 1:
       openRootChildren += 1
+      childrenLeft -= 1
       // Outside the scope, a calendar's child is visited as an empty shell and not kept.
       let kept = visit(component, roots.count, stack[0])
       if open.keeps, let kept { stack[0].components.append(kept) }

@@ -1,3 +1,4 @@
+import Foundation
 import ICalendar
 import LibicalReference
 import Testing
@@ -155,6 +156,40 @@ import Testing
       + String(repeating: "END:X\r\n", count: depth - 1)
     #expect(try read(siblings).count == 1)
     #expect(try LibicalReader.parse(siblings).count == 1)
+  }
+
+  @Test(
+    "children read in pieces, each from its own BEGIN line, are the children a full read gives",
+    arguments: [
+      "lines.ics", "custom-eastern.ics",
+      "BEGIN:VCALENDAR\nBEGIN:VEVENT\nBEGIN:VALARM\nEND:VCALENDAR\nBEGIN:VCALENDAR\nBEGIN:VTODO\n",
+      "BEGIN:VCALENDAR\nX:1\nBEGIN:VEVENT\nUID:a\n  folded\nEND:VTODO\nEND:VEVENT\nbroken\n"
+        + "BEGIN:VTODO\nEND:VTODO\nX:2\nBEGIN:VEVENT\nEND:VCALENDAR\nBEGIN:X\nBEGIN:Y\nEND:Y\n",
+      "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nBEGIN:VALARM\r\nEND:VALARM\r\nEND:VEVENT\r\n"
+        + "BEGIN:VEVENT\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+    ])
+  func piecesAgree(_ source: String) throws {
+    let bytes: [UInt8]
+    if source.hasSuffix(".ics") {
+      let url = try #require(
+        Bundle.module.url(forResource: source, withExtension: nil, subdirectory: "Fixtures"))
+      bytes = Array(try Data(contentsOf: url))
+    } else {
+      bytes = Array(source.utf8)
+    }
+    let whole = try ICalendarReader.read(bytes)
+    let outline = try #require(ICalendarReader.calendarsAndZones(bytes))
+    #expect(outline.childCounts == whole.map(\.components.count))
+    // Pieces of one child each, then of as many as there are.
+    for minimum in [1, Int.max] {
+      var read = whole.map { _ in [ICalComponent]() }
+      for (root, children) in outline.pieces(minimum: minimum) {
+        ICalendarReader.children(children, of: root, in: outline, bytes: bytes) {
+          read[root].append($0)
+        }
+      }
+      #expect(read == whole.map(\.components))
+    }
   }
 
   @Test("libical reads a 16 MB content line whole (its own string reader was quadratic)")

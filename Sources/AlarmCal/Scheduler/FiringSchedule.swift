@@ -63,9 +63,23 @@ public struct FiringSchedule {
           times: CalendarTimes(calendar: calendar, defaultZone: defaultZone),
           workLimit: workLimit, components: outline.childCounts[index]))
     }
-    _ = try ICalendarReader.read(bytes) { child, root, _ in
-      if builderOfRoot[root] >= 0 { builders[builderOfRoot[root]].add(child) }
-      return nil
+    // The calendars' children are read in pieces at once, then added in file order.
+    let pieces = outline.pieces().filter { builderOfRoot[$0.root] >= 0 }
+    let readers = builders.map(\.itemReader)
+    let builderIndex = builderOfRoot
+    var read = ParallelWork.map(pieces) { piece in
+      let (root, children) = piece
+      var reader = readers[builderIndex[root]]
+      var items: [SeriesBuilder.ReadItem] = []
+      ICalendarReader.children(children, of: root, in: outline, bytes: bytes) { child in
+        if let item = SeriesBuilder.read(child, with: &reader) { items.append(item) }
+      }
+      return items
+    }
+    for index in pieces.indices {
+      let builder = builderOfRoot[pieces[index].root]
+      for item in read[index] { builders[builder].add(item) }
+      read[index] = []
     }
     for index in builders.indices {
       let built = builders[index].finish()

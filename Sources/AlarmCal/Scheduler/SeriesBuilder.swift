@@ -43,28 +43,64 @@ struct SeriesBuilder {
     slotOfIdentity.reserveCapacity(components)
   }
 
-  /// Takes the next VEVENT or VTODO, in file order (other components are ignored).
-  mutating func add(_ item: consuming ICalComponent) {
-    guard item.name == "VEVENT" || item.name == "VTODO" else { return }
-    let revision = ComponentRevision(of: item, order: added)
+  /// A VEVENT or VTODO read as far as it can be without the rest of its calendar, so that a
+  /// calendar's components can be read at once and then added in file order.
+  struct ReadItem {
+    let name: String
+    let uid: String
+    let line: Int?
+    /// Its SEQUENCE and DTSTAMP; its place in the file is given when it is added.
+    let revision: ComponentRevision
+    let isOverride: Bool
+    /// The component, for an override and for a component without a UID (whose identity
+    /// depends on the ones before it).
+    let component: ICalComponent?
+    /// The master read, for a master with a UID.
+    let master: ReadMaster?
+  }
+
+  /// A copy of the builder's reader, for ``read(_:with:)`` elsewhere.
+  var itemReader: SeriesReader { reader }
+
+  /// Reads a VEVENT or VTODO as far as it can be read alone; nil for other components.
+  static func read(_ item: consuming ICalComponent, with reader: inout SeriesReader) -> ReadItem? {
+    guard item.name == "VEVENT" || item.name == "VTODO" else { return nil }
+    let uid = item.property(uppercased: "UID")?.text ?? ""
+    let isOverride = item.hasProperty(uppercased: "RECURRENCE-ID")
+    let keeps = isOverride || uid.isEmpty
+    return ReadItem(
+      name: item.name, uid: uid, line: item.line,
+      revision: ComponentRevision(of: item, order: 0), isOverride: isOverride,
+      component: keeps ? item : nil,
+      master: keeps ? nil : reader.master(item, uid: uid, identity: uid))
+  }
+
+  /// Takes the next VEVENT or VTODO, in file order.
+  mutating func add(_ item: ReadItem) {
+    let revision = item.revision.placed(at: added)
     added += 1
     let slot = slot(for: item)
-    if item.hasProperty(uppercased: "RECURRENCE-ID") {
-      slots[slot].overrides.append((item, revision))
+    if item.isOverride, let component = item.component {
+      slots[slot].overrides.append((component, revision))
       return
     }
     guard takeMaster(slot, revision: revision, line: item.line, component: item.name) else {
       return
     }
-    slots[slot].master = MasterBox(
-      reader.master(item, uid: slots[slot].uid, identity: slots[slot].identity))
+    let read =
+      item.master
+      ?? item.component.map {
+        reader.master($0, uid: slots[slot].uid, identity: slots[slot].identity)
+      }
+    slots[slot].master = read.map(MasterBox.init)
   }
 
   /// The slot of a component's UID, made when the UID is new. A component without a UID is
   /// an item of its own, identified by its content, with a warning when it has alarms.
-  private mutating func slot(for item: borrowing ICalComponent) -> Int {
-    let uid = item.property(uppercased: "UID")?.text ?? ""
-    guard uid.isEmpty else { return slot(uid: uid, identity: uid) }
+  private mutating func slot(for read: ReadItem) -> Int {
+    guard read.uid.isEmpty, let item = read.component else {
+      return slot(uid: read.uid, identity: read.uid)
+    }
     let identity = contentIdentity.identity(of: item)
     // Said of components that can ring: a calendar without UIDs and alarms is not at fault.
     if AlarmComponent.mayRing(item) {
@@ -110,65 +146,78 @@ struct SeriesBuilder {
   /// The walks through the series, in the order their UIDs first appeared, and every warning:
   /// the grouping's first, then each UID's in that order. The builder is spent.
   mutating func finish() -> (walks: [SeriesWalk], warnings: [SchedulerWarning]) {
-    var found = groupingWarnings
-    var result: [SeriesWalk] = []
-    result.reserveCapacity(slots.count)
     slotOfIdentity = [:]
     var slots: [Slot] = []
     swap(&slots, &self.slots)
+    var found = groupingWarnings
+    var result: [SeriesWalk] = []
+    result.reserveCapacity(slots.count)
     for index in slots.indices {
-      // Taken out as it is used: each master's parts go as its series comes.
-      let (uid, identity) = (slots[index].uid, slots[index].identity)
-      let taken = slots[index].master.take()?.read
-      let overrides =
-        slots[index].overrides.isEmpty
-        ? [] : currentOverrides(slots[index].overrides, uid: uid, into: &found)
+      Self.series(of: slots[index], reader: &reader, into: &result, warnings: &found)
+      // Each master's parts go as its series comes.
+      slots[index].master = nil
       slots[index].overrides = []
-      guard let master = taken else {
-        // Instances without their series (a CalDAV server's expanded answer): each is a
-        // single instance of its own, keeping its RECURRENCE-ID.
-        for item in overrides {
-          let read = reader.master(item, uid: uid, identity: identity)
-          guard read.hasAlarms else { continue }
-          found += read.warnings
-          if let parts = read.parts, let walk = walk(parts, SeriesReader.Overrides()) {
-            result.append(walk)
-          }
-        }
-        continue
-      }
-      let overridesHaveAlarms = overrides.contains {
-        $0.components.contains { $0.name == "VALARM" }
-      }
-      guard master.hasAlarms || overridesHaveAlarms else { continue }
-      found += master.warnings
-      guard let parts = master.parts else { continue }
-      let (read, warnings) =
-        overrides.isEmpty
-        ? (SeriesReader.Overrides(), []) : reader.overrides(overrides, of: parts, uid: uid)
-      found += warnings
-      if let walk = walk(parts, read) { result.append(walk) }
     }
     return (result, found)
   }
 
+  /// The walks through one UID's series, and the warnings of reading them.
+  private static func series(
+    of slot: Slot, reader: inout SeriesReader, into result: inout [SeriesWalk],
+    warnings found: inout [SchedulerWarning]
+  ) {
+    let (uid, identity) = (slot.uid, slot.identity)
+    let overrides =
+      slot.overrides.isEmpty
+      ? [] : currentOverrides(slot.overrides, uid: uid, reader: reader, into: &found)
+    guard let master = slot.master?.read else {
+      // Instances without their series (a CalDAV server's expanded answer): each is a
+      // single instance of its own, keeping its RECURRENCE-ID.
+      for item in overrides {
+        let read = reader.master(item, uid: uid, identity: identity)
+        guard read.hasAlarms else { continue }
+        found += read.warnings
+        if let parts = read.parts, let walk = walk(parts, SeriesReader.Overrides()) {
+          result.append(walk)
+        }
+      }
+      return
+    }
+    let overridesHaveAlarms = overrides.contains {
+      $0.components.contains { $0.name == "VALARM" }
+    }
+    guard master.hasAlarms || overridesHaveAlarms else { return }
+    found += master.warnings
+    guard let parts = master.parts else { return }
+    let (read, warnings) =
+      overrides.isEmpty
+      ? (SeriesReader.Overrides(), []) : reader.overrides(overrides, of: parts, uid: uid)
+    found += warnings
+    if let walk = walk(parts, read) { result.append(walk) }
+  }
+
   /// A walk through a series, unless none of its alarms can ring (ACTION:NONE, a completed
   /// task).
-  private func walk(_ parts: MasterParts, _ overrides: SeriesReader.Overrides) -> SeriesWalk? {
+  private static func walk(_ parts: MasterParts, _ overrides: SeriesReader.Overrides)
+    -> SeriesWalk?
+  {
     let series = AlarmSeries(parts, overrides: overrides)
     return series.canRing ? SeriesWalk(series, rule: parts.rule) : nil
   }
 
   /// The current revision of each RECURRENCE-ID's override, in file order; the others are
   /// warned about (RFC 5546 §2.1.5).
-  private func currentOverrides(
+  private static func currentOverrides(
     _ overrides: [(component: ICalComponent, revision: ComponentRevision)], uid: String,
-    into warnings: inout [SchedulerWarning]
+    reader: SeriesReader, into warnings: inout [SchedulerWarning]
   ) -> [ICalComponent] {
     var current: [String: Int] = [:]
     var keptOnes: [Int] = []
     for (index, override) in overrides.enumerated() {
-      let key = override.component.property(uppercased: "RECURRENCE-ID").map(recurrenceKey) ?? ""
+      let key =
+        override.component.property(uppercased: "RECURRENCE-ID").map {
+          recurrenceKey($0, times: reader.times)
+        } ?? ""
       guard let other = current[key] else {
         current[key] = index
         keptOnes.append(index)
@@ -189,9 +238,9 @@ struct SeriesBuilder {
   }
 
   /// A RECURRENCE-ID as a key: its instant (or date), whatever its zone or form.
-  private func recurrenceKey(_ property: ICalProperty) -> String {
+  private static func recurrenceKey(_ property: ICalProperty, times: CalendarTimes) -> String {
     guard let value = DateTimeValue(property: property) else { return property.value }
     if case .date(let date) = value { return date.description }
-    return reader.times.instant(value).map(\.description) ?? property.value
+    return times.instant(value).map(\.description) ?? property.value
   }
 }

@@ -1,0 +1,78 @@
+import Dispatch
+import Foundation
+
+/// Independent pieces of work done at once, one per processor: the one place alarmcal uses more
+/// than one thread. Dispatch's `concurrentPerform` runs the pieces and returns when all are done;
+/// nothing waits on a lock while another piece works.
+public enum ParallelWork {
+  /// `body` of each input, computed concurrently, in the inputs' order. Each piece is given its
+  /// input to own (no other reference to it is left), so it can let go of what it has used as it
+  /// goes. With one input or one processor the pieces are computed in turn on the calling
+  /// thread.
+  public static func map<Input: Sendable, Result: Sendable>(
+    _ inputs: consuming [Input], _ body: @Sendable (consuming Input) -> Result
+  ) -> [Result] {
+    guard inputs.count > 1, ProcessInfo.processInfo.activeProcessorCount > 1 else {
+      var results: [Result] = []
+      results.reserveCapacity(inputs.count)
+      var remaining = inputs
+      remaining.reverse()
+      while let input = remaining.popLast() { results.append(body(input)) }
+      return results
+    }
+    let pieces = Pieces<Input, Result>(inputs)
+    pieces.synchronize()
+    DispatchQueue.concurrentPerform(iterations: pieces.count) { index in
+      pieces.hand(body(pieces.take(index)), at: index)
+    }
+    return pieces.results()
+  }
+
+  /// The pieces' inputs and results. Each slot is taken or written once, by its piece, under a
+  /// lock that is held only for that. The lock also shows ThreadSanitizer, which cannot see
+  /// inside libdispatch, that the inputs were written before the pieces read them and the
+  /// results before the caller reads them.
+  private final class Pieces<Input: Sendable, Result: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var inputs: [Input?]
+    private var outputs: [Result?]
+
+    init(_ inputs: consuming [Input]) {
+      self.inputs = inputs.map { $0 }
+      outputs = [Result?](repeating: nil, count: self.inputs.count)
+    }
+
+    var count: Int { outputs.count }
+
+    /// Takes and releases the lock.
+    func synchronize() {
+      lock.lock()
+      lock.unlock()
+    }
+
+    /// Input `index`, handed over: the pieces keep no reference to it.
+    func take(_ index: Int) -> Input {
+      lock.lock()
+      defer { lock.unlock() }
+      guard let input = inputs[index] else { preconditionFailure("piece \(index) taken twice") }
+      inputs[index] = nil
+      return input
+    }
+
+    func hand(_ result: Result, at index: Int) {
+      lock.lock()
+      outputs[index] = result
+      lock.unlock()
+    }
+
+    func results() -> [Result] {
+      lock.lock()
+      defer { lock.unlock() }
+      var all = [Result?]()
+      swap(&all, &outputs)
+      let results = all.compactMap { $0 }
+      precondition(results.count == all.count, "a piece handed in no result")
+      return results
+    }
+  }
+}

@@ -111,8 +111,7 @@ public struct CalendarOutline: Sendable {
   /// another.
   public func pieces(minimum: Int = 1_000) -> [(root: Int, children: Range<Int>)] {
     let total = childCounts.reduce(0, +)
-    let wanted = 4 * ProcessInfo.processInfo.activeProcessorCount
-    let length = max(minimum, (total + wanted - 1) / max(wanted, 1))
+    let length = ParallelWork.runs(of: total, minimum: minimum).first?.count ?? 1
     var pieces: [(root: Int, children: Range<Int>)] = []
     for (root, count) in childCounts.enumerated() where count > 0 {
       let runs = max(1, count / length)

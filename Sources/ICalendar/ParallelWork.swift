@@ -28,6 +28,14 @@ public enum ParallelWork {
     return pieces.results()
   }
 
+  /// `0..<count` cut into consecutive runs for ``map(_:_:)``: about four per processor, so that
+  /// no processor waits long for another, and none shorter than `minimum`.
+  public static func runs(of count: Int, minimum: Int = 1_000) -> [Range<Int>] {
+    let wanted = 4 * ProcessInfo.processInfo.activeProcessorCount
+    let length = max(minimum, (count + wanted - 1) / max(wanted, 1), 1)
+    return stride(from: 0, to: count, by: length).map { $0..<min(count, $0 + length) }
+  }
+
   /// The pieces' inputs and results. Each slot is taken or written once, by its piece, under a
   /// lock that is held only for that. The lock also shows ThreadSanitizer, which cannot see
   /// inside libdispatch, that the inputs were written before the pieces read them and the

@@ -12,7 +12,32 @@ extension ValidationRun {
     checkSemantics(calendar)
     checkPlacement(calendar)
     let hasMethod = calendar.property(uppercased: "METHOD") != nil
-    for child in calendar.components { check(child, hasMethod: hasMethod) }
+    checkEach(calendar.components) { run, child in run.check(child, hasMethod: hasMethod) }
+  }
+
+  /// Runs `check` on each of `items`, in runs at once (``ParallelWork``), each run checking
+  /// with a copy of this one's caches; what they found is reported in the items' order, as if
+  /// checked in turn, and what they cached is kept.
+  mutating func checkEach(
+    _ items: [ICalComponent], _ check: @Sendable (inout ValidationRun, ICalComponent) -> Void
+  ) {
+    // Each distinct RRULE is read once here, not once in every run.
+    for item in items {
+      for rule in item.properties(named: "RRULE") { _ = self.rule(rule.value) }
+    }
+    let runs = ParallelWork.runs(of: items.count)
+    var copy = self
+    copy.diagnostics = []
+    let piece = copy
+    let done = ParallelWork.map(runs) { range in
+      var run = piece
+      for item in items[range] { check(&run, item) }
+      return run
+    }
+    for run in done {
+      diagnostics += run.diagnostics
+      adoptCaches(of: run)
+    }
   }
 
   /// Checks a component below VCALENDAR and its children.

@@ -16,23 +16,26 @@ extension ValidationRun {
         firstUse[uid.value] = item.line ?? 1
       }
     }
-    for item in items {
-      if let override = item.property(uppercased: "RECURRENCE-ID") {
-        checkOverride(override, of: item, among: items)
-      }
-      checkExclusions(item)
-      if item.property(uppercased: "RECURRENCE-ID") == nil { checkAlarmsCanRing(item) }
-      for alarm in item.components where alarm.name == "VALARM" {
-        if let acknowledged = alarm.property(uppercased: "ACKNOWLEDGED"),
-          !acknowledged.value.hasSuffix("Z")
-        {
-          report(
-            .acknowledgedNotUTC, at: value(acknowledged),
-            "ACKNOWLEDGED \(acknowledged.value) must be a UTC date-time (ending in Z)")
-        }
+    checkEach(items) { run, item in run.checkItem(item, among: items) }
+    notes(calendar, items: items)
+  }
+
+  /// The checks of one VEVENT or VTODO among the calendar's `items`.
+  private mutating func checkItem(_ item: ICalComponent, among items: [ICalComponent]) {
+    if let override = item.property(uppercased: "RECURRENCE-ID") {
+      checkOverride(override, of: item, among: items)
+    }
+    checkExclusions(item)
+    if item.property(uppercased: "RECURRENCE-ID") == nil { checkAlarmsCanRing(item) }
+    for alarm in item.components where alarm.name == "VALARM" {
+      if let acknowledged = alarm.property(uppercased: "ACKNOWLEDGED"),
+        !acknowledged.value.hasSuffix("Z")
+      {
+        report(
+          .acknowledgedNotUTC, at: value(acknowledged),
+          "ACKNOWLEDGED \(acknowledged.value) must be a UTC date-time (ending in Z)")
       }
     }
-    notes(calendar, items: items)
   }
 
   /// A RECURRENCE-ID names an instance of its master; one that names none adds an instance

@@ -91,6 +91,17 @@ struct ValidationRun {
     return parsed
   }
 
+  /// Keeps what `other`, a copy of this run, cached that this one has not.
+  mutating func adoptCaches(of other: ValidationRun) {
+    for (text, result) in other.rules where rules[text] == nil {
+      rules[text] = result.map { index in
+        compiledRules.append(other.compiledRules[index])
+        return compiledRules.count - 1
+      }
+    }
+    propertyTraits.merge(other.propertyTraits) { mine, _ in mine }
+  }
+
   /// What the value rules ask of a property name, worked out once per distinct name.
   mutating func traits(of name: String) -> PropertyTraits {
     if let known = propertyTraits[name] { return known }

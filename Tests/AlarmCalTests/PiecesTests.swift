@@ -1,0 +1,74 @@
+import AlarmCal
+import Foundation
+import ICalendar
+import Testing
+
+/// `upcoming` and `validate` work on a large calendar in pieces at once (``ParallelWork``); what
+/// they give must not depend on that. Run under `scripts/sanitize thread` in CI.
+@Suite struct PiecesTests {
+  /// A calendar of `count` weekly events, several revisions of one UID spread through it, and
+  /// every seventh event without DTSTAMP (an error at its BEGIN line).
+  static func calendar(_ count: Int) -> (text: String, missingStampLines: [Int]) {
+    var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//alarmcal//pieces//EN"]
+    var missing: [Int] = []
+    for index in 0..<count {
+      let uid = index % 1_000 == 999 ? "revised" : "event-\(index)"
+      missing += index % 7 == 3 ? [lines.count + 1] : []
+      lines += ["BEGIN:VEVENT", "UID:\(uid)", "SEQUENCE:\(index / 1_000)"]
+      lines += index % 7 == 3 ? [] : ["DTSTAMP:20260101T000000Z"]
+      lines += [
+        "DTSTART:202601\(String(format: "%02d", 1 + index % 28))T\(String(format: "%02d", index % 24))0000Z",
+        "RRULE:FREQ=WEEKLY;BYDAY=\(["MO", "TU", "WE", "TH", "FR", "SA", "SU"][index % 7])",
+        "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(index)", "TRIGGER:-PT\(index % 50)M",
+        "END:VALARM", "END:VEVENT",
+      ]
+    }
+    lines.append("END:VCALENDAR")
+    return (lines.joined(separator: "\r\n") + "\r\n", missing)
+  }
+
+  @Test("a calendar read in pieces gives each event's firings and ids, as each read alone")
+  func upcomingInPieces() throws {
+    let count = 12_000
+    let (text, _) = Self.calendar(count)
+    let schedule = try FiringSchedule.reading(text, name: "p.ics", zone: .utc)
+    var whole: [Firing] = []
+    var copy = schedule
+    let warnings = copy.firings(from: testNow, to: testNow.adding(seconds: 7 * 86_400), limit: nil)
+    { whole.append($0) }
+    #expect(warnings.isEmpty)
+    #expect(schedule.warnings.count == count / 1_000 - 1)  // older revisions of "revised"
+    // Each event alone, in a calendar of its own: the same firings, merged in time order.
+    let events = text.components(separatedBy: "BEGIN:VEVENT").dropFirst()
+    var alone: [Firing] = []
+    var kept: [String: String] = [:]
+    for event in events {
+      let body = "BEGIN:VEVENT" + event.replacingOccurrences(of: "END:VCALENDAR\r\n", with: "")
+      let uid = body.components(separatedBy: "\r\n")[1]
+      kept[uid] = body  // the latest revision of "revised" is the last one
+    }
+    for body in kept.values {
+      var one = try FiringSchedule.reading(
+        "BEGIN:VCALENDAR\r\n\(body)END:VCALENDAR\r\n", name: "p.ics", zone: .utc)
+      _ = one.firings(from: testNow, to: testNow.adding(seconds: 7 * 86_400), limit: nil) {
+        alone.append($0)
+      }
+    }
+    #expect(whole.count == alone.count)
+    #expect(Set(whole.map(\.id)) == Set(alone.map(\.id)))
+    #expect(zip(whole, whole.dropFirst()).allSatisfy { $0.trigger <= $1.trigger })
+  }
+
+  @Test("validate checks a calendar in runs at once and reports in file order")
+  func validateInPieces() throws {
+    let (text, missing) = Self.calendar(12_000)
+    let found = Validator.validate(Array(text.utf8), file: "p.ics").filter {
+      $0.message.contains("DTSTAMP")
+    }
+    #expect(found.map(\.line) == missing)
+    let duplicates = Validator.validate(Array(text.utf8), file: "p.ics").filter {
+      $0.rule == "semantic.duplicate-uid"
+    }
+    #expect(duplicates.count == 11)
+  }
+}

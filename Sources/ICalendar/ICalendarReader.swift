@@ -392,12 +392,12 @@ private struct TreeBuilder {
     }
     var component = ICalComponent(written.trimmingSpaces(), line: line.number)
     component.sourceRange = line.start..<line.end
-    component.properties.reserveCapacity(propertiesAtDepth[stack.count])
     let keeps =
       switch scope {
       case .everything: true
       case .calendarsAndZones: stack.isEmpty || isInZone(component.name)
       }
+    if keeps { component.properties.reserveCapacity(propertiesAtDepth[stack.count]) }
     stack.append(component)
     opened.append((written, line.number, line.start, keeps))
   }

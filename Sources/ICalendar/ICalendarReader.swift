@@ -12,8 +12,23 @@ import Foundation
 public enum ICalendarReader {
   /// The top-level components of `bytes` (UTF-8); throws when the data is not iCalendar at all
   /// (no BEGIN line, a NUL byte) or nests deeper than ``ComponentNesting/maximumDepth``.
+  /// A large calendar's children are read in pieces at once (``ParallelWork``).
   public static func read(_ bytes: [UInt8]) throws(ICalendarSyntaxError) -> [ICalComponent] {
-    try read(bytes) { child, _, _ in child }
+    guard let outline = calendarsAndZones(bytes), case let pieces = outline.pieces(),
+      pieces.count > 1
+    else { return try read(bytes) { child, _, _ in child } }
+    let children = ParallelWork.map(pieces) { piece in
+      var found: [ICalComponent] = []
+      found.reserveCapacity(piece.children.count)
+      Self.children(piece.children, of: piece.root, in: outline, bytes: bytes) {
+        found.append($0)
+      }
+      return found
+    }
+    var roots = outline.roots
+    for index in roots.indices { roots[index].components = [] }
+    for (piece, found) in zip(pieces, children) { roots[piece.root].components += found }
+    return roots
   }
 
   /// Reads like ``read(_:)``, but hands each child of a top-level component (the VEVENTs,

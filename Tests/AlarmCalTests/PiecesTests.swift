@@ -59,6 +59,14 @@ import Testing
     #expect(zip(whole, whole.dropFirst()).allSatisfy { $0.trigger <= $1.trigger })
   }
 
+  @Test("a large calendar read in pieces is the tree a reading in one pass gives")
+  func readInPieces() throws {
+    let bytes = Array(Self.calendar(12_000).text.utf8)
+    let inPieces = try ICalendarReader.read(bytes)
+    #expect(inPieces == (try ICalendarReader.read(bytes) { child, _, _ in child }))
+    #expect(inPieces.first?.components.count == 12_000)
+  }
+
   @Test("validate checks a calendar in runs at once and reports in file order")
   func validateInPieces() throws {
     let (text, missing) = Self.calendar(12_000)

@@ -29,16 +29,52 @@ public struct AlarmExporter: Sendable {
 
   /// The iCalendar text: CRLF line ends, folded at 75 octets.
   public func text(_ alarms: [Alarm]) throws(AlarmExportError) -> String {
-    ICalendarPrinter.print(try calendar(alarms))
+    String(decoding: try bytes(alarms), as: UTF8.self)
   }
 
-  /// The VCALENDAR component.
-  public func calendar(_ alarms: [Alarm]) throws(AlarmExportError) -> ICalComponent {
-    var events: [ICalComponent] = []
-    events.reserveCapacity(alarms.count)
-    var earliestStart: [String: Instant] = [:]
+  /// The iCalendar text as UTF-8 bytes. Each event is printed as it is made, so no tree of the
+  /// calendar is held.
+  public func bytes(_ alarms: [Alarm]) throws(AlarmExportError) -> [UInt8] {
+    // The zones' definitions come first and must cover the first ring of every alarm in them.
+    let starts = try firstStarts(alarms)
+    var zones: [ICalComponent] = []
+    for (zone, start) in starts.earliest.sorted(by: { $0.key < $1.key }) {
+      // A day of margin keeps the observance in force at the first ring in the definition.
+      guard
+        let definition = VTimezoneLibrary.vtimezone(
+          for: zone, from: start.adding(seconds: -86_400).utc)
+      else {
+        let id = alarms.first { $0.timeZone == zone }?.id ?? ""
+        throw .unknownTimeZone(alarmID: id, zone: zone)
+      }
+      zones.append(definition)
+    }
+    var printer = ICalendarPrinter()
+    printer.begin("VCALENDAR")
+    printer.write("VERSION", value: "2.0")
+    printer.write("PRODID", text: AlarmVocabulary.productID)
+    printer.write("CALSCALE", value: "GREGORIAN")
+    printer.write("X-WR-CALNAME", text: "Alarms")
+    for zone in zones {
+      printer.write(zone)
+    }
+    var rules = WeeklyRules()
+    let stamp = DateTimeValue.utc(timestamp.utc)
+    for (alarm, start) in zip(alarms, starts.local) {
+      write(alarm, start: start, stamp: stamp, rules: &rules, to: &printer)
+    }
+    printer.end("VCALENDAR")
+    return printer.takeBytes()
+  }
+
+  /// Each alarm's first ring on its zone's wall clock, and the earliest ring in each zone.
+  private func firstStarts(_ alarms: [Alarm]) throws(AlarmExportError) -> (
+    local: [LocalDateTime], earliest: [String: Instant]
+  ) {
+    var starts: [LocalDateTime] = []
+    starts.reserveCapacity(alarms.count)
+    var earliest: [String: Instant] = [:]
     var rulesByZone: [String: TimeZoneRules] = [:]
-    let stamp = DateTimeValue.utc(timestamp.utc).property("DTSTAMP")
     for alarm in alarms {
       let rules: TimeZoneRules
       if let known = rulesByZone[alarm.timeZone] {
@@ -52,83 +88,59 @@ public struct AlarmExporter: Sendable {
       }
       let start = AlarmRings.firstStart(of: alarm.schedule, atOrAfter: now, in: rules)
       let instant = rules.instant(for: start)
-      earliestStart[alarm.timeZone] = min(earliestStart[alarm.timeZone] ?? instant, instant)
-      events.append(event(for: alarm, start: start, stamp: stamp))
+      earliest[alarm.timeZone] = min(earliest[alarm.timeZone] ?? instant, instant)
+      starts.append(start)
     }
-    var zones: [ICalComponent] = []
-    for (zone, start) in earliestStart.sorted(by: { $0.key < $1.key }) {
-      // A day of margin keeps the observance in force at the first ring in the definition.
-      guard
-        let definition = VTimezoneLibrary.vtimezone(
-          for: zone, from: start.adding(seconds: -86_400).utc)
-      else {
-        let id = alarms.first { $0.timeZone == zone }?.id ?? ""
-        throw .unknownTimeZone(alarmID: id, zone: zone)
-      }
-      zones.append(definition)
-    }
-    return ICalComponent(
-      "VCALENDAR",
-      properties: [
-        ICalProperty("VERSION", "2.0"),
-        ICalProperty.text("PRODID", AlarmVocabulary.productID),
-        ICalProperty("CALSCALE", "GREGORIAN"),
-        ICalProperty.text("X-WR-CALNAME", "Alarms"),
-      ],
-      components: zones + events)
+    return (starts, earliest)
   }
 
-  private func event(for alarm: Alarm, start: LocalDateTime, stamp: ICalProperty) -> ICalComponent {
-    var event = ICalComponent("VEVENT")
-    event.properties.reserveCapacity(7)
-    event.add(Self.textProperty("UID", alarm.id))
-    event.add(stamp)
-    event.add(DateTimeValue.zoned(start, tzid: alarm.timeZone).property("DTSTART"))
+  /// Prints an alarm's VEVENT and its VALARM.
+  private func write(
+    _ alarm: Alarm, start: LocalDateTime, stamp: DateTimeValue, rules: inout WeeklyRules,
+    to printer: inout ICalendarPrinter
+  ) {
+    printer.begin("VEVENT")
+    printer.write("UID", text: alarm.id)
+    printer.write("DTSTAMP", dateTime: stamp)
+    printer.write("DTSTART", dateTime: .zoned(start, tzid: alarm.timeZone))
     if case .time(_, let days) = alarm.schedule {
       if days.isEmpty {
-        event.add(Shared.ringsOnce)
+        printer.write(AlarmVocabulary.rings, value: AlarmVocabulary.ringsOnce)
       } else {
-        let codes = days.sorted().map(\.icalCode).joined(separator: ",")
-        event.add(ICalProperty("RRULE", "FREQ=WEEKLY;BYDAY=\(codes)"))
+        printer.write("RRULE", value: rules.text(for: days))
       }
     }
-    if !alarm.label.isEmpty { event.add(Self.textProperty("SUMMARY", alarm.label)) }
-    event.add(Shared.transparent)
-    var valarm = ICalComponent("VALARM")
-    valarm.properties.reserveCapacity(5)
-    valarm.add(alarm.enabled ? Shared.enabledAction : Shared.disabledAction)
-    valarm.add(Shared.triggerAtStart)
-    if let sound = alarm.sound {
-      valarm.add(ICalProperty("ATTACH", sound, parameters: [ICalParameter("VALUE", "URI")]))
-    }
-    valarm.add(alarm.snooze ? Shared.snoozeOn : Shared.snoozeOff)
-    valarm.add(
-      ICalProperty(
-        AlarmVocabulary.snoozeInterval,
-        ICalDuration(seconds: alarm.snoozeMinutes * 60).description))
-    event.components.append(valarm)
-    return event
+    if !alarm.label.isEmpty { printer.write("SUMMARY", text: alarm.label) }
+    // An alarm does not make its owner busy (RFC 5545 §3.8.2.7).
+    printer.write("TRANSP", value: "TRANSPARENT")
+    printer.begin("VALARM")
+    printer.write(
+      "ACTION",
+      value: alarm.enabled ? AlarmVocabulary.enabledAction : AlarmVocabulary.disabledAction)
+    printer.write("TRIGGER", duration: .zero)
+    // A URI, the type ATTACH has unless told otherwise: written as it is, without VALUE=URI.
+    if let sound = alarm.sound { printer.write("ATTACH", value: sound) }
+    printer.write(AlarmVocabulary.snooze, value: alarm.snooze ? "TRUE" : "FALSE")
+    printer.write(
+      AlarmVocabulary.snoozeInterval, duration: ICalDuration(seconds: alarm.snoozeMinutes * 60))
+    printer.end("VALARM")
+    printer.end("VEVENT")
   }
 
-  /// A TEXT property; text with nothing to escape (most ids and labels) is used as it is.
-  private static func textProperty(_ name: String, _ text: String) -> ICalProperty {
-    let needsEscape = text.utf8.contains {
-      $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",")
-        || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n")
-    }
-    return needsEscape ? ICalProperty.text(name, text) : ICalProperty(name, text)
-  }
+  /// The RRULE text of each set of weekdays, made once per set: a list holds many alarms and at
+  /// most 127 sets.
+  private struct WeeklyRules {
+    private var texts = [String?](repeating: nil, count: 128)
 
-  /// The properties that many events write alike, made once.
-  private enum Shared {
-    static let ringsOnce = ICalProperty(AlarmVocabulary.rings, AlarmVocabulary.ringsOnce)
-    /// An alarm does not make its owner busy (RFC 5545 §3.8.2.7).
-    static let transparent = ICalProperty("TRANSP", "TRANSPARENT")
-    static let enabledAction = ICalProperty("ACTION", AlarmVocabulary.enabledAction)
-    static let disabledAction = ICalProperty("ACTION", AlarmVocabulary.disabledAction)
-    static let triggerAtStart = ICalProperty("TRIGGER", ICalDuration.zero.description)
-    static let snoozeOn = ICalProperty(AlarmVocabulary.snooze, "TRUE")
-    static let snoozeOff = ICalProperty(AlarmVocabulary.snooze, "FALSE")
+    /// `FREQ=WEEKLY;BYDAY=` and the days' codes, Monday first.
+    mutating func text(for days: Set<Weekday>) -> String {
+      let mask = days.reduce(0) { $0 | 1 << ($1.rawValue - 1) }
+      if let known = texts[mask] { return known }
+      let codes = Weekday.allCases.filter { days.contains($0) }.map(\.icalCode)
+      let text = "FREQ=WEEKLY;BYDAY=\(codes.joined(separator: ","))"
+      texts[mask] = text
+      return text
+    }
   }
 }
 

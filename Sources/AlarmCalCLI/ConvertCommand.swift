@@ -169,20 +169,20 @@ enum ConvertCommand {
       }
     }
 
-    let output: String
+    let output: [UInt8]
     switch outputFormat {
     case .json:
-      output = AlarmFileWriter.text(alarms)
+      output = Array(AlarmFileWriter.text(alarms).utf8)
     case .ics:
       do {
-        output = try AlarmExporter(now: options.now, timestamp: options.timestamp).text(alarms)
+        output = try AlarmExporter(now: options.now, timestamp: options.timestamp).bytes(alarms)
       } catch {
         err.write("\(name): \(error)\n")
         return .badData
       }
     }
     guard let path = options.output, path != "-" else {
-      context.standardOutput.write(output)
+      context.standardOutput.write(bytes: output)
       return .success
     }
     do {

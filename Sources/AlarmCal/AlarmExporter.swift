@@ -71,25 +71,42 @@ public struct AlarmExporter: Sendable {
   private func firstStarts(_ alarms: [Alarm]) throws(AlarmExportError) -> (
     local: [LocalDateTime], earliest: [String: Instant]
   ) {
+    /// What every alarm in one zone shares.
+    struct Zone {
+      let name: String
+      let rules: TimeZoneRules
+      /// The zone's date at `now`.
+      let today: LocalDate
+      var earliest: Instant?
+    }
     var starts: [LocalDateTime] = []
     starts.reserveCapacity(alarms.count)
-    var earliest: [String: Instant] = [:]
-    var rulesByZone: [String: TimeZoneRules] = [:]
+    var zones: [Zone] = []
+    var zoneIndex: [String: Int] = [:]
+    var current = -1
     for alarm in alarms {
-      let rules: TimeZoneRules
-      if let known = rulesByZone[alarm.timeZone] {
-        rules = known
-      } else {
-        guard let made = TimeZoneRules(identifier: alarm.timeZone) else {
-          throw .unknownTimeZone(alarmID: alarm.id, zone: alarm.timeZone)
+      // Alarms in a row often share a zone: comparing its name beats hashing it.
+      if current < 0 || zones[current].name != alarm.timeZone {
+        if let known = zoneIndex[alarm.timeZone] {
+          current = known
+        } else {
+          guard let rules = TimeZoneRules(identifier: alarm.timeZone) else {
+            throw .unknownTimeZone(alarmID: alarm.id, zone: alarm.timeZone)
+          }
+          zones.append(
+            Zone(name: alarm.timeZone, rules: rules, today: rules.local(at: now).date))
+          current = zones.count - 1
+          zoneIndex[alarm.timeZone] = current
         }
-        rulesByZone[alarm.timeZone] = made
-        rules = made
       }
-      let start = AlarmRings.firstStart(of: alarm.schedule, atOrAfter: now, in: rules)
-      let instant = rules.instant(for: start)
-      earliest[alarm.timeZone] = min(earliest[alarm.timeZone] ?? instant, instant)
-      starts.append(start)
+      let ring = AlarmRings.firstRing(
+        of: alarm.schedule, atOrAfter: now, in: zones[current].rules, today: zones[current].today)
+      zones[current].earliest = min(zones[current].earliest ?? ring.instant, ring.instant)
+      starts.append(ring.start)
+    }
+    var earliest: [String: Instant] = [:]
+    for zone in zones {
+      earliest[zone.name] = zone.earliest
     }
     return (starts, earliest)
   }
@@ -152,18 +169,30 @@ public enum AlarmRings {
   public static func firstStart(
     of schedule: Alarm.Schedule, atOrAfter now: Instant, in rules: TimeZoneRules
   ) -> LocalDateTime {
+    firstRing(of: schedule, atOrAfter: now, in: rules, today: rules.local(at: now).date).start
+  }
+
+  /// ``firstStart(of:atOrAfter:in:)`` and the instant it is, given the zone's date at `now`.
+  static func firstRing(
+    of schedule: Alarm.Schedule, atOrAfter now: Instant, in rules: TimeZoneRules,
+    today: LocalDate
+  ) -> (start: LocalDateTime, instant: Instant) {
     switch schedule {
     case .at(let local):
-      return local
+      return (local, rules.instant(for: local))
     case .time(let time, let days):
-      let today = rules.local(at: now).date
+      let ringDays = days.reduce(0) { $0 | 1 << $1.rawValue }
+      let weekday = today.weekday
       for offset in 0...7 {
-        let date = today.adding(days: offset)
-        guard days.isEmpty || days.contains(date.weekday) else { continue }
-        let candidate = LocalDateTime(date, time)
-        if rules.instant(for: candidate) >= now { return candidate }
+        guard days.isEmpty || ringDays & 1 << weekday.advanced(by: offset).rawValue != 0 else {
+          continue
+        }
+        let candidate = LocalDateTime(today.adding(days: offset), time)
+        let instant = rules.instant(for: candidate)
+        if instant >= now { return (candidate, instant) }
       }
-      return LocalDateTime(today.adding(days: 7), time)
+      let last = LocalDateTime(today.adding(days: 7), time)
+      return (last, rules.instant(for: last))
     }
   }
 }

@@ -71,6 +71,7 @@ public struct AlarmFileReader: Sendable {
     var identical: [String: Int] = [:]
     var knownZones: [String] = []
     var positions: [Int] = []
+    positions.reserveCapacity(records.count)
     for (offset, record) in records.enumerated() {
       let fields = RecordFields(record)
       var derivedID = ""
@@ -92,6 +93,7 @@ public struct AlarmFileReader: Sendable {
       knownZones = decoder.knownZones
     }
     var seen: [String: Int] = [:]
+    seen.reserveCapacity(alarms.count)
     for (alarm, position) in zip(alarms, positions) {
       if let first = seen[alarm.id] {
         let name =

@@ -9,9 +9,104 @@ public enum AlarmFileWriter {
 
   /// The file text: pretty-printed JSON and a final newline.
   public static func text(_ alarms: [Alarm]) -> String {
-    var bytes = JSONWriter(style: .pretty).utf8(from: json(alarms))
-    bytes.append(UInt8(ascii: "\n"))
-    return String(decoding: bytes, as: UTF8.self)
+    String(decoding: bytes(alarms), as: UTF8.self)
+  }
+
+  /// The file text as UTF-8: what `JSONWriter(style: .pretty)` writes for the list's `json`
+  /// and a final newline, written straight from the alarms without making the JSON value.
+  public static func bytes(_ alarms: [Alarm]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    guard !alarms.isEmpty else {
+      bytes += "{\n  \"alarms\": []\n}\n".utf8
+      return bytes
+    }
+    bytes += "{\n  \"alarms\": [".utf8
+    for (offset, alarm) in alarms.enumerated() {
+      bytes += (offset == 0 ? "\n    {" : ",\n    {").utf8
+      write(alarm, to: &bytes)
+      bytes += "\n    }".utf8
+    }
+    bytes += "\n  ]\n}\n".utf8
+    return bytes
+  }
+
+  /// Writes the members of an alarm's object, each on its own line.
+  private static func write(_ alarm: Alarm, to bytes: inout [UInt8]) {
+    bytes += "\n      \"id\": ".utf8
+    JSONWriter.appendString(alarm.id, to: &bytes)
+    switch alarm.schedule {
+    case .time(let time, let days):
+      bytes += ",\n      \"time\": \"".utf8
+      appendClock(time, to: &bytes)
+      bytes += "\",\n      \"repeat\": [".utf8
+      if days.isEmpty {
+        bytes += "]".utf8
+      } else {
+        let ringDays = days.reduce(0) { $0 | 1 << $1.rawValue }
+        var first = true
+        for day in Weekday.allCases where ringDays & 1 << day.rawValue != 0 {
+          bytes += (first ? "\n        \"" : ",\n        \"").utf8
+          bytes += AlarmTextFormats.name(of: day).utf8
+          bytes.append(UInt8(ascii: "\""))
+          first = false
+        }
+        bytes += "\n      ]".utf8
+      }
+    case .at(let local):
+      bytes += ",\n      \"at\": \"".utf8
+      let year = local.date.year
+      if (0...9999).contains(year) {
+        appendDigits(year / 100, to: &bytes)
+        appendDigits(year % 100, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(local.date.month, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(local.date.day, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendClock(local.time, to: &bytes)
+      } else {
+        bytes += AlarmTextFormats.localDateTimeString(local).utf8
+      }
+      bytes.append(UInt8(ascii: "\""))
+    }
+    bytes += ",\n      \"label\": ".utf8
+    JSONWriter.appendString(alarm.label, to: &bytes)
+    if let sound = alarm.sound {
+      bytes += ",\n      \"sound\": ".utf8
+      JSONWriter.appendString(sound, to: &bytes)
+    }
+    bytes += (alarm.snooze ? ",\n      \"snooze\": true" : ",\n      \"snooze\": false").utf8
+    bytes += ",\n      \"snoozeMinutes\": ".utf8
+    if (0..<100).contains(alarm.snoozeMinutes) {
+      if alarm.snoozeMinutes >= 10 { appendDigit(alarm.snoozeMinutes / 10, to: &bytes) }
+      appendDigit(alarm.snoozeMinutes % 10, to: &bytes)
+    } else {
+      bytes += String(alarm.snoozeMinutes).utf8
+    }
+    bytes += (alarm.enabled ? ",\n      \"enabled\": true" : ",\n      \"enabled\": false").utf8
+    bytes += ",\n      \"timeZone\": ".utf8
+    JSONWriter.appendString(alarm.timeZone, to: &bytes)
+  }
+
+  /// Appends ``AlarmTextFormats/clockString(_:)``'s `HH:mm` or `HH:mm:ss`.
+  private static func appendClock(_ time: LocalTime, to bytes: inout [UInt8]) {
+    appendDigits(time.hour, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    appendDigits(time.minute, to: &bytes)
+    if time.second != 0 {
+      bytes.append(UInt8(ascii: ":"))
+      appendDigits(time.second, to: &bytes)
+    }
+  }
+
+  /// Appends 0 ... 99 as two digits.
+  private static func appendDigits(_ value: Int, to bytes: inout [UInt8]) {
+    appendDigit(value / 10, to: &bytes)
+    appendDigit(value % 10, to: &bytes)
+  }
+
+  private static func appendDigit(_ value: Int, to bytes: inout [UInt8]) {
+    bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
   }
 
   /// The JSON object of one alarm.

@@ -12,6 +12,11 @@ public enum AlarmTextFormats {
     (.saturday, "sat"), (.sunday, "sun"),
   ]
 
+  /// The name alarm files give a weekday (`mon`).
+  static func name(of day: Weekday) -> String {
+    weekdaysInOrder[day.rawValue - 1].name
+  }
+
   /// The weekday for a name such as `mon` (case-insensitive; full names accepted too).
   public static func weekday(named name: String) -> Weekday? {
     // The names as alarmcal writes them are found without folding case.

@@ -172,7 +172,7 @@ enum ConvertCommand {
     let output: [UInt8]
     switch outputFormat {
     case .json:
-      output = Array(AlarmFileWriter.text(alarms).utf8)
+      output = AlarmFileWriter.bytes(alarms)
     case .ics:
       do {
         output = try AlarmExporter(now: options.now, timestamp: options.timestamp).bytes(alarms)

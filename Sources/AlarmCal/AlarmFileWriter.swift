@@ -17,43 +17,43 @@ public enum AlarmFileWriter {
   public static func bytes(_ alarms: [Alarm]) -> [UInt8] {
     var bytes: [UInt8] = []
     guard !alarms.isEmpty else {
-      bytes += "{\n  \"alarms\": []\n}\n".utf8
+      bytes.append(literal: "{\n  \"alarms\": []\n}\n")
       return bytes
     }
-    bytes += "{\n  \"alarms\": [".utf8
+    bytes.append(literal: "{\n  \"alarms\": [")
     for (offset, alarm) in alarms.enumerated() {
-      bytes += (offset == 0 ? "\n    {" : ",\n    {").utf8
+      bytes.append(literal: offset == 0 ? "\n    {" : ",\n    {")
       write(alarm, to: &bytes)
-      bytes += "\n    }".utf8
+      bytes.append(literal: "\n    }")
     }
-    bytes += "\n  ]\n}\n".utf8
+    bytes.append(literal: "\n  ]\n}\n")
     return bytes
   }
 
   /// Writes the members of an alarm's object, each on its own line.
   private static func write(_ alarm: Alarm, to bytes: inout [UInt8]) {
-    bytes += "\n      \"id\": ".utf8
+    bytes.append(literal: "\n      \"id\": ")
     JSONWriter.appendString(alarm.id, to: &bytes)
     switch alarm.schedule {
     case .time(let time, let days):
-      bytes += ",\n      \"time\": \"".utf8
+      bytes.append(literal: ",\n      \"time\": \"")
       appendClock(time, to: &bytes)
-      bytes += "\",\n      \"repeat\": [".utf8
+      bytes.append(literal: "\",\n      \"repeat\": [")
       if days.isEmpty {
-        bytes += "]".utf8
+        bytes.append(literal: "]")
       } else {
         let ringDays = days.reduce(0) { $0 | 1 << $1.rawValue }
         var first = true
         for day in Weekday.allCases where ringDays & 1 << day.rawValue != 0 {
-          bytes += (first ? "\n        \"" : ",\n        \"").utf8
-          bytes += AlarmTextFormats.name(of: day).utf8
+          bytes.append(literal: first ? "\n        \"" : ",\n        \"")
+          bytes.append(text: AlarmTextFormats.name(of: day))
           bytes.append(UInt8(ascii: "\""))
           first = false
         }
-        bytes += "\n      ]".utf8
+        bytes.append(literal: "\n      ]")
       }
     case .at(let local):
-      bytes += ",\n      \"at\": \"".utf8
+      bytes.append(literal: ",\n      \"at\": \"")
       let year = local.date.year
       if (0...9999).contains(year) {
         appendDigits(year / 100, to: &bytes)
@@ -69,22 +69,23 @@ public enum AlarmFileWriter {
       }
       bytes.append(UInt8(ascii: "\""))
     }
-    bytes += ",\n      \"label\": ".utf8
+    bytes.append(literal: ",\n      \"label\": ")
     JSONWriter.appendString(alarm.label, to: &bytes)
     if let sound = alarm.sound {
-      bytes += ",\n      \"sound\": ".utf8
+      bytes.append(literal: ",\n      \"sound\": ")
       JSONWriter.appendString(sound, to: &bytes)
     }
-    bytes += (alarm.snooze ? ",\n      \"snooze\": true" : ",\n      \"snooze\": false").utf8
-    bytes += ",\n      \"snoozeMinutes\": ".utf8
+    bytes.append(literal: alarm.snooze ? ",\n      \"snooze\": true" : ",\n      \"snooze\": false")
+    bytes.append(literal: ",\n      \"snoozeMinutes\": ")
     if (0..<100).contains(alarm.snoozeMinutes) {
       if alarm.snoozeMinutes >= 10 { appendDigit(alarm.snoozeMinutes / 10, to: &bytes) }
       appendDigit(alarm.snoozeMinutes % 10, to: &bytes)
     } else {
       bytes += String(alarm.snoozeMinutes).utf8
     }
-    bytes += (alarm.enabled ? ",\n      \"enabled\": true" : ",\n      \"enabled\": false").utf8
-    bytes += ",\n      \"timeZone\": ".utf8
+    bytes.append(
+      literal: alarm.enabled ? ",\n      \"enabled\": true" : ",\n      \"enabled\": false")
+    bytes.append(literal: ",\n      \"timeZone\": ")
     JSONWriter.appendString(alarm.timeZone, to: &bytes)
   }
 
@@ -129,5 +130,18 @@ public enum AlarmFileWriter {
     members.append(JSONMember("enabled", .bool(alarm.enabled)))
     members.append(JSONMember("timeZone", .string(alarm.timeZone)))
     return .object(members)
+  }
+}
+
+extension [UInt8] {
+  /// Appends a literal's UTF-8 in one copy.
+  fileprivate mutating func append(literal: StaticString) {
+    literal.withUTF8Buffer { append(contentsOf: $0) }
+  }
+
+  /// Appends text's UTF-8, in one copy where the string holds it contiguously.
+  fileprivate mutating func append(text: String) {
+    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { append(contentsOf: $0) }
+    if copied == nil { append(contentsOf: text.utf8) }
   }
 }

@@ -79,8 +79,8 @@ public struct AlarmImporter: Sendable {
       result.losses.append(
         ImportLoss(
           file: fileName, line: stray.line, kind: ComponentKind.noun(stray.name),
-          uid: stray.property(uppercased: "UID")?.text ?? "",
-          summary: stray.property(uppercased: "SUMMARY")?.text,
+          uid: stray.propertyValue(uppercased: "UID").map(TextEscaping.unescape) ?? "",
+          summary: stray.propertyValue(uppercased: "SUMMARY").map(TextEscaping.unescape),
           reason: "stands outside any VCALENDAR", outcome: .skipped))
     }
     for calendar in calendars {
@@ -117,6 +117,8 @@ private struct CalendarMapper {
   let definedZones: [String: String]
   /// Each RRULE value read so far, as it read: a calendar of many alarms repeats a few rules.
   var rulesByText: [String: Result<ReadRule, RecurrenceRuleError>] = [:]
+  /// The TZID resolved last and its zone: the items of a calendar share a few TZIDs.
+  var lastZone: (tzid: String, rules: TimeZoneRules)?
 
   /// A rule as read, with the set of its BYDAY weekdays made once.
   struct ReadRule {
@@ -130,8 +132,8 @@ private struct CalendarMapper {
     calendarZone = calendar.calendarTimeZone
     var zones: [String: String] = [:]
     for vtimezone in calendar.components(named: "VTIMEZONE") {
-      guard let tzid = vtimezone.property(uppercased: "TZID")?.value else { continue }
-      let candidates = [tzid, vtimezone.property(uppercased: "X-LIC-LOCATION")?.value].compactMap {
+      guard let tzid = vtimezone.propertyValue(uppercased: "TZID") else { continue }
+      let candidates = [tzid, vtimezone.propertyValue(uppercased: "X-LIC-LOCATION")].compactMap {
         $0
       }
       if let iana = candidates.lazy.compactMap(TimeZoneNames.ianaIdentifier(forTZID:)).first {
@@ -153,14 +155,16 @@ private struct CalendarMapper {
     // Each item's identity: its UID, or for one without, an id derived from its content.
     var identities = ContentIdentity()
     let keys = items.map { item -> String in
-      if let uid = item.property(uppercased: "UID")?.text, !uid.isEmpty { return uid }
+      if let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape), !uid.isEmpty {
+        return uid
+      }
       return identities.identity(of: item)
     }
     // The current revision of each master and of each override (RFC 5546 §2.1.5).
     var masters: [String: Int] = [:]
     var overrides: [String: Int] = [:]
     for (index, item) in items.enumerated() {
-      let isOverride = item.property(uppercased: "RECURRENCE-ID") != nil
+      let isOverride = item.hasProperty(uppercased: "RECURRENCE-ID")
       let key = isOverride ? keys[index] + "\u{0}" + instanceKey(item) : keys[index]
       let current = isOverride ? overrides[key] : masters[key]
       guard let current else {
@@ -178,8 +182,8 @@ private struct CalendarMapper {
     let currentOnes = Set(masters.values).union(overrides.values)
     for (index, item) in items.enumerated() where currentOnes.contains(index) {
       let valarms = item.components(named: "VALARM")
-      let uid = item.property(uppercased: "UID")?.text ?? ""
-      guard item.property(uppercased: "RECURRENCE-ID") != nil else {
+      let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape) ?? ""
+      guard item.hasProperty(uppercased: "RECURRENCE-ID") else {
         guard !valarms.isEmpty else { continue }
         if uid.isEmpty {
           warn(item, "has no UID; its alarm's id \(keys[index]) is derived from its content")
@@ -211,7 +215,7 @@ private struct CalendarMapper {
 
   /// The instance an override replaces, as `upcoming` writes a recurrence id: its UTC instant
   /// (`2026-12-07T20:00:00Z`) or its date (`2026-12-07`).
-  private func instanceKey(_ item: ICalComponent) -> String {
+  private mutating func instanceKey(_ item: ICalComponent) -> String {
     guard let property = item.property(uppercased: "RECURRENCE-ID") else { return "" }
     guard let value = DateTimeValue(property: property) else { return property.value }
     if case .date(let date) = value { return date.description }
@@ -225,8 +229,8 @@ private struct CalendarMapper {
     losses.append(
       ImportLoss(
         file: importer.fileName, line: item.line, kind: ComponentKind.noun(item.name),
-        uid: item.property(uppercased: "UID")?.text ?? "",
-        summary: item.property(uppercased: "SUMMARY")?.text,
+        uid: item.propertyValue(uppercased: "UID").map(TextEscaping.unescape) ?? "",
+        summary: item.propertyValue(uppercased: "SUMMARY").map(TextEscaping.unescape),
         reason: reason, outcome: outcome))
   }
 
@@ -234,8 +238,8 @@ private struct CalendarMapper {
     warnings.append(
       ImportWarning(
         file: importer.fileName, line: item.line, kind: ComponentKind.noun(item.name),
-        uid: item.property(uppercased: "UID")?.text ?? "",
-        summary: item.property(uppercased: "SUMMARY")?.text,
+        uid: item.propertyValue(uppercased: "UID").map(TextEscaping.unescape) ?? "",
+        summary: item.propertyValue(uppercased: "SUMMARY").map(TextEscaping.unescape),
         message: message))
   }
 
@@ -250,9 +254,12 @@ private struct CalendarMapper {
   }
 
   /// The IANA zone and wall-clock reading of a DATE/DATE-TIME, or the reason it has none.
-  private func resolve(_ value: DateTimeValue) -> Result<
+  private mutating func resolve(_ value: DateTimeValue) -> Result<
     (zone: TimeZoneRules, local: LocalDateTime), LossReason
   > {
+    if case .zoned(let local, let tzid) = value, let last = lastZone, last.tzid == tzid {
+      return .success((last.rules, local))
+    }
     let zoneName: String
     var local = value.local
     switch value {
@@ -272,6 +279,7 @@ private struct CalendarMapper {
     guard let rules = TimeZoneRules(identifier: zoneName) else {
       return .failure(LossReason("time zone \(quoted(zoneName)) is not known on this system"))
     }
+    if case .zoned(_, let tzid) = value { lastZone = (tzid, rules) }
     return .success((rules, local))
   }
 
@@ -327,9 +335,9 @@ private struct CalendarMapper {
         item, "is a completed task (STATUS:COMPLETED or COMPLETED), and an alarm has no such state",
         .alarmKept("switched off (enabled: false), so it never rings"))
     }
-    let summary = item.property(uppercased: "SUMMARY")?.text ?? ""
+    let summary = item.propertyValue(uppercased: "SUMMARY").map(TextEscaping.unescape) ?? ""
     let ringsOnce =
-      item.property(uppercased: AlarmVocabulary.rings)?.value.asciiUppercased
+      item.propertyValue(uppercased: AlarmVocabulary.rings)?.asciiUppercased
       == AlarmVocabulary.ringsOnce
     var keptCount = 0
     for valarm in valarms {
@@ -361,14 +369,14 @@ private struct CalendarMapper {
   private mutating func repeatDays(_ item: ICalComponent, start: LocalDateTime, hasStart: Bool)
     -> Set<Weekday>?
   {
-    if !item.properties(named: "RDATE").isEmpty {
+    if item.hasProperty(uppercased: "RDATE") {
       lose(item, "RDATE adds extra dates that a clock alarm cannot repeat", .skipped)
       return nil
     }
-    let rules = item.properties(named: "RRULE")
-    guard let ruleProperty = rules.first else { return [] }
-    guard rules.count == 1 else {
-      lose(item, "has \(rules.count) RRULEs; a clock alarm follows one weekly pattern", .skipped)
+    guard let ruleText = item.propertyValue(uppercased: "RRULE") else { return [] }
+    let ruleCount = item.properties(named: "RRULE").count
+    guard ruleCount == 1 else {
+      lose(item, "has \(ruleCount) RRULEs; a clock alarm follows one weekly pattern", .skipped)
       return nil
     }
     guard hasStart else {
@@ -376,7 +384,7 @@ private struct CalendarMapper {
       return nil
     }
     let read: ReadRule
-    switch readRule(ruleProperty.value) {
+    switch readRule(ruleText) {
     case .success(let readRule): read = readRule
     case .failure(let error):
       lose(item, "RRULE cannot be read: \(error.message)", .skipped)
@@ -442,15 +450,15 @@ private struct CalendarMapper {
       lose(item, "ACTION:\(action) alarm does not ring", .alarmSkipped)
       return nil
     }
-    if let proximity = valarm.property(uppercased: "PROXIMITY") {
+    if let proximity = valarm.propertyValue(uppercased: "PROXIMITY") {
       lose(
         item,
-        "PROXIMITY:\(proximity.value) (RFC 9074) rings on arriving at or leaving a place",
+        "PROXIMITY:\(proximity) (RFC 9074) rings on arriving at or leaving a place",
         .alarmKept("it rings at its time alone"))
     }
     if alarm.repeatCount > 0 || alarm.repeatProblem != nil {
-      let count = valarm.property(uppercased: "REPEAT")?.value ?? ""
-      let interval = valarm.property(uppercased: "DURATION")?.value ?? "?"
+      let count = valarm.propertyValue(uppercased: "REPEAT") ?? ""
+      let interval = valarm.propertyValue(uppercased: "DURATION") ?? "?"
       lose(item, "REPEAT:\(count) re-rings every \(interval)", .alarmKept("it rings once"))
     }
     guard let ring = ringTime(alarm, item: item, anchor: anchor, repeating: !repeatDays.isEmpty)
@@ -485,9 +493,9 @@ private struct CalendarMapper {
       }
     }
     let snooze =
-      valarm.property(uppercased: AlarmVocabulary.snooze)?.value.asciiUppercased != "FALSE"
+      valarm.propertyValue(uppercased: AlarmVocabulary.snooze)?.asciiUppercased != "FALSE"
     var snoozeMinutes = Alarm.defaultSnoozeMinutes
-    if let text = valarm.property(uppercased: AlarmVocabulary.snoozeInterval)?.value,
+    if let text = valarm.propertyValue(uppercased: AlarmVocabulary.snoozeInterval),
       let duration = ICalDuration(text), duration.days == 0, duration.seconds % 60 == 0,
       Alarm.snoozeMinutesRange.contains(duration.seconds / 60)
     {
@@ -531,7 +539,7 @@ private struct CalendarMapper {
     }
     let ring = AlarmTriggers.apply(offset, to: base, in: anchor.zone)
     guard (1...9999).contains(ring.date.year) else {
-      let text = alarm.component.property(uppercased: "TRIGGER")?.value ?? ""
+      let text = alarm.component.propertyValue(uppercased: "TRIGGER") ?? ""
       lose(item, "TRIGGER \(text) rings outside the years 1 to 9999", .alarmSkipped)
       return nil
     }
@@ -547,7 +555,7 @@ private struct CalendarMapper {
       return nil
     }
     guard case .success(.absolute(.utc(let utc))) = alarm.trigger else {
-      let text = alarm.component.property(uppercased: "TRIGGER")?.value ?? ""
+      let text = alarm.component.propertyValue(uppercased: "TRIGGER") ?? ""
       lose(item, "absolute TRIGGER \(quoted(text)) is not a UTC date-time", .alarmSkipped)
       return nil
     }
@@ -572,7 +580,7 @@ private struct CalendarMapper {
         return nil
       }
     }
-    if let text = item.property(uppercased: "DURATION")?.value {
+    if let text = item.propertyValue(uppercased: "DURATION") {
       guard let duration = ICalDuration(text) else {
         lose(item, "DURATION \(quoted(text)) is not a duration", .alarmSkipped)
         return nil

@@ -55,9 +55,15 @@ public struct AlarmImporter: Sendable {
   /// (libical's parser drops properties it does not know, such as RFC 9074's PROXIMITY) for the
   /// mapping to use or report.
   public func importAlarms(fromText text: String) throws(AlarmImportError) -> ImportResult {
+    try importAlarms(fromUTF8: Array(text.utf8))
+  }
+
+  /// ``importAlarms(fromText:)`` for text already in UTF-8 bytes (checked to be UTF-8), read
+  /// without a copy.
+  public func importAlarms(fromUTF8 bytes: [UInt8]) throws(AlarmImportError) -> ImportResult {
     let components: [ICalComponent]
     do {
-      components = try ICalendarReader.read(Array(text.utf8))
+      components = try ICalendarReader.read(bytes)
     } catch {
       throw AlarmImportError(file: fileName, line: error.line, message: error.message)
     }

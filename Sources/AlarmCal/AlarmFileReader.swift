@@ -184,20 +184,24 @@ private enum Field: Int, CaseIterable {
 
   /// The field a member key names, if any.
   init?(key: String) {
-    // Most keys differ in length, which is quicker to compare than their text.
-    let length = key.utf8.count
-    guard length < Self.byKeyLength.count,
-      let field = Self.byKeyLength[length].first(where: { $0.key == key })
-    else { return nil }
+    // Most keys differ in length, which is quicker to compare than their text: the length
+    // leaves at most three candidates.
+    let field: Field
+    switch key.utf8.count {
+    case 2: field = key == "id" ? .id : .at
+    case 4: field = key == "time" ? .time : .name
+    case 5: field = key == "label" ? .label : .sound
+    case 6: field = key == "repeat" ? .repeats : .snooze
+    case 7: field = .enabled
+    case 8: field = .timeZone
+    case 9: field = key == "alarmTime" ? .alarmTime : key == "isEnabled" ? .isEnabled : .creatTime
+    case 10: field = .repeatDays
+    case 13: field = key == "snoozeMinutes" ? .snoozeMinutes : .snoozeEnabled
+    default: return nil
+    }
+    guard field.key == key else { return nil }
     self = field
   }
-
-  /// The fields by the length of their key.
-  private static let byKeyLength: [[Field]] = {
-    var table = [[Field]](repeating: [], count: 1 + (allCases.map(\.key.utf8.count).max() ?? 0))
-    for field in allCases { table[field.key.utf8.count].append(field) }
-    return table
-  }()
 }
 
 /// A record's members found by field: each key is compared with the field names once.
@@ -208,6 +212,8 @@ private struct RecordFields {
   private var firstMember: [Int]
   /// Whether a member's key names no field of either shape.
   private var hasUnknownKeys = false
+  /// The members whose field an earlier member already is, in order.
+  private var repeatedFields: [Int] = []
   /// How many members are fields of alarmcal's own record, and of the app's.
   private(set) var ownCount = 0
   private(set) var appCount = 0
@@ -220,7 +226,11 @@ private struct RecordFields {
         hasUnknownKeys = true
         continue
       }
-      if firstMember[field.rawValue] < 0 { firstMember[field.rawValue] = index }
+      if firstMember[field.rawValue] < 0 {
+        firstMember[field.rawValue] = index
+      } else {
+        repeatedFields.append(index)
+      }
       if field.belongs(to: .own) { ownCount += 1 }
       if field.belongs(to: .app) { appCount += 1 }
     }
@@ -242,14 +252,7 @@ private struct RecordFields {
   var keysGivenTwice: [String] {
     guard !hasUnknownKeys else { return repeatedKeys(members) }
     // Every key names a field: a repeated key is a field seen before.
-    var seen = [Bool](repeating: false, count: Field.allCases.count)
-    var repeated: [String] = []
-    for member in members {
-      guard let field = Field(key: member.key) else { continue }
-      if seen[field.rawValue] { repeated.append(member.key) }
-      seen[field.rawValue] = true
-    }
-    return repeated
+    return repeatedFields.map { members[$0].key }
   }
 }
 

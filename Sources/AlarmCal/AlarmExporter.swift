@@ -59,7 +59,8 @@ public struct AlarmExporter: Sendable {
       printer.write(zone)
     }
     var rules = WeeklyRules()
-    let stamp = DateTimeValue.utc(timestamp.utc)
+    // Every event has the same DTSTAMP: its text is made once.
+    let stamp = DateTimeValue.utc(timestamp.utc).icalString
     for (alarm, start) in zip(alarms, starts.local) {
       write(alarm, start: start, stamp: stamp, rules: &rules, to: &printer)
     }
@@ -113,12 +114,12 @@ public struct AlarmExporter: Sendable {
 
   /// Prints an alarm's VEVENT and its VALARM.
   private func write(
-    _ alarm: Alarm, start: LocalDateTime, stamp: DateTimeValue, rules: inout WeeklyRules,
+    _ alarm: Alarm, start: LocalDateTime, stamp: String, rules: inout WeeklyRules,
     to printer: inout ICalendarPrinter
   ) {
     printer.begin("VEVENT")
     printer.write("UID", text: alarm.id)
-    printer.write("DTSTAMP", dateTime: stamp)
+    printer.write("DTSTAMP", value: stamp)
     printer.write("DTSTART", dateTime: .zoned(start, tzid: alarm.timeZone))
     if case .time(_, let days) = alarm.schedule {
       if days.isEmpty {

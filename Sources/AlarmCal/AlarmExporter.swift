@@ -29,34 +29,16 @@ public struct AlarmExporter: Sendable {
 
   /// The iCalendar text: CRLF line ends, folded at 75 octets.
   public func text(_ alarms: [Alarm]) throws(AlarmExportError) -> String {
-    ICalendarPrinter.print(try calendar(alarms))
+    String(decoding: try bytes(alarms), as: UTF8.self)
   }
 
-  /// The VCALENDAR component.
-  public func calendar(_ alarms: [Alarm]) throws(AlarmExportError) -> ICalComponent {
-    var events: [ICalComponent] = []
-    events.reserveCapacity(alarms.count)
-    var earliestStart: [String: Instant] = [:]
-    var rulesByZone: [String: TimeZoneRules] = [:]
-    let stamp = DateTimeValue.utc(timestamp.utc).property("DTSTAMP")
-    for alarm in alarms {
-      let rules: TimeZoneRules
-      if let known = rulesByZone[alarm.timeZone] {
-        rules = known
-      } else {
-        guard let made = TimeZoneRules(identifier: alarm.timeZone) else {
-          throw .unknownTimeZone(alarmID: alarm.id, zone: alarm.timeZone)
-        }
-        rulesByZone[alarm.timeZone] = made
-        rules = made
-      }
-      let start = AlarmRings.firstStart(of: alarm.schedule, atOrAfter: now, in: rules)
-      let instant = rules.instant(for: start)
-      earliestStart[alarm.timeZone] = min(earliestStart[alarm.timeZone] ?? instant, instant)
-      events.append(event(for: alarm, start: start, stamp: stamp))
-    }
+  /// The iCalendar text as UTF-8 bytes. Each event is printed as it is made, so no tree of the
+  /// calendar is held.
+  public func bytes(_ alarms: [Alarm]) throws(AlarmExportError) -> [UInt8] {
+    // The zones' definitions come first and must cover the first ring of every alarm in them.
+    let starts = try firstStarts(alarms)
     var zones: [ICalComponent] = []
-    for (zone, start) in earliestStart.sorted(by: { $0.key < $1.key }) {
+    for (zone, start) in starts.earliest.sorted(by: { $0.key < $1.key }) {
       // A day of margin keeps the observance in force at the first ring in the definition.
       guard
         let definition = VTimezoneLibrary.vtimezone(
@@ -67,68 +49,116 @@ public struct AlarmExporter: Sendable {
       }
       zones.append(definition)
     }
-    return ICalComponent(
-      "VCALENDAR",
-      properties: [
-        ICalProperty("VERSION", "2.0"),
-        ICalProperty.text("PRODID", AlarmVocabulary.productID),
-        ICalProperty("CALSCALE", "GREGORIAN"),
-        ICalProperty.text("X-WR-CALNAME", "Alarms"),
-      ],
-      components: zones + events)
+    var printer = ICalendarPrinter()
+    printer.begin("VCALENDAR")
+    printer.write("VERSION", value: "2.0")
+    printer.write("PRODID", text: AlarmVocabulary.productID)
+    printer.write("CALSCALE", value: "GREGORIAN")
+    printer.write("X-WR-CALNAME", text: "Alarms")
+    for zone in zones {
+      printer.write(zone)
+    }
+    var rules = WeeklyRules()
+    // Every event has the same DTSTAMP: its text is made once.
+    let stamp = DateTimeValue.utc(timestamp.utc).icalString
+    for (alarm, start) in zip(alarms, starts.local) {
+      write(alarm, start: start, stamp: stamp, rules: &rules, to: &printer)
+    }
+    printer.end("VCALENDAR")
+    return printer.takeBytes()
   }
 
-  private func event(for alarm: Alarm, start: LocalDateTime, stamp: ICalProperty) -> ICalComponent {
-    var event = ICalComponent("VEVENT")
-    event.properties.reserveCapacity(7)
-    event.add(Self.textProperty("UID", alarm.id))
-    event.add(stamp)
-    event.add(DateTimeValue.zoned(start, tzid: alarm.timeZone).property("DTSTART"))
+  /// Each alarm's first ring on its zone's wall clock, and the earliest ring in each zone.
+  private func firstStarts(_ alarms: [Alarm]) throws(AlarmExportError) -> (
+    local: [LocalDateTime], earliest: [String: Instant]
+  ) {
+    /// What every alarm in one zone shares.
+    struct Zone {
+      let name: String
+      let rules: TimeZoneRules
+      /// The zone's date at `now`.
+      let today: LocalDate
+      var earliest: Instant?
+    }
+    var starts: [LocalDateTime] = []
+    starts.reserveCapacity(alarms.count)
+    var zones: [Zone] = []
+    var zoneIndex: [String: Int] = [:]
+    var current = -1
+    for alarm in alarms {
+      // Alarms in a row often share a zone: comparing its name beats hashing it.
+      if current < 0 || zones[current].name != alarm.timeZone {
+        if let known = zoneIndex[alarm.timeZone] {
+          current = known
+        } else {
+          guard let rules = TimeZoneRules(identifier: alarm.timeZone) else {
+            throw .unknownTimeZone(alarmID: alarm.id, zone: alarm.timeZone)
+          }
+          zones.append(
+            Zone(name: alarm.timeZone, rules: rules, today: rules.local(at: now).date))
+          current = zones.count - 1
+          zoneIndex[alarm.timeZone] = current
+        }
+      }
+      let ring = AlarmRings.firstRing(
+        of: alarm.schedule, atOrAfter: now, in: zones[current].rules, today: zones[current].today)
+      zones[current].earliest = min(zones[current].earliest ?? ring.instant, ring.instant)
+      starts.append(ring.start)
+    }
+    var earliest: [String: Instant] = [:]
+    for zone in zones {
+      earliest[zone.name] = zone.earliest
+    }
+    return (starts, earliest)
+  }
+
+  /// Prints an alarm's VEVENT and its VALARM.
+  private func write(
+    _ alarm: Alarm, start: LocalDateTime, stamp: String, rules: inout WeeklyRules,
+    to printer: inout ICalendarPrinter
+  ) {
+    printer.begin("VEVENT")
+    printer.write("UID", text: alarm.id)
+    printer.write("DTSTAMP", value: stamp)
+    printer.write("DTSTART", dateTime: .zoned(start, tzid: alarm.timeZone))
     if case .time(_, let days) = alarm.schedule {
       if days.isEmpty {
-        event.add(Shared.ringsOnce)
+        printer.write(AlarmVocabulary.rings, value: AlarmVocabulary.ringsOnce)
       } else {
-        let codes = days.sorted().map(\.icalCode).joined(separator: ",")
-        event.add(ICalProperty("RRULE", "FREQ=WEEKLY;BYDAY=\(codes)"))
+        printer.write("RRULE", value: rules.text(for: days))
       }
     }
-    if !alarm.label.isEmpty { event.add(Self.textProperty("SUMMARY", alarm.label)) }
-    event.add(Shared.transparent)
-    var valarm = ICalComponent("VALARM")
-    valarm.properties.reserveCapacity(5)
-    valarm.add(alarm.enabled ? Shared.enabledAction : Shared.disabledAction)
-    valarm.add(Shared.triggerAtStart)
-    if let sound = alarm.sound {
-      valarm.add(ICalProperty("ATTACH", sound, parameters: [ICalParameter("VALUE", "URI")]))
-    }
-    valarm.add(alarm.snooze ? Shared.snoozeOn : Shared.snoozeOff)
-    valarm.add(
-      ICalProperty(
-        AlarmVocabulary.snoozeInterval,
-        ICalDuration(seconds: alarm.snoozeMinutes * 60).description))
-    event.components.append(valarm)
-    return event
+    if !alarm.label.isEmpty { printer.write("SUMMARY", text: alarm.label) }
+    // An alarm does not make its owner busy (RFC 5545 §3.8.2.7).
+    printer.write("TRANSP", value: "TRANSPARENT")
+    printer.begin("VALARM")
+    printer.write(
+      "ACTION",
+      value: alarm.enabled ? AlarmVocabulary.enabledAction : AlarmVocabulary.disabledAction)
+    printer.write("TRIGGER", duration: .zero)
+    // A URI, the type ATTACH has unless told otherwise: written as it is, without VALUE=URI.
+    if let sound = alarm.sound { printer.write("ATTACH", value: sound) }
+    printer.write(AlarmVocabulary.snooze, value: alarm.snooze ? "TRUE" : "FALSE")
+    printer.write(
+      AlarmVocabulary.snoozeInterval, duration: ICalDuration(seconds: alarm.snoozeMinutes * 60))
+    printer.end("VALARM")
+    printer.end("VEVENT")
   }
 
-  /// A TEXT property; text with nothing to escape (most ids and labels) is used as it is.
-  private static func textProperty(_ name: String, _ text: String) -> ICalProperty {
-    let needsEscape = text.utf8.contains {
-      $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",")
-        || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n")
-    }
-    return needsEscape ? ICalProperty.text(name, text) : ICalProperty(name, text)
-  }
+  /// The RRULE text of each set of weekdays, made once per set: a list holds many alarms and at
+  /// most 127 sets.
+  private struct WeeklyRules {
+    private var texts = [String?](repeating: nil, count: 128)
 
-  /// The properties that many events write alike, made once.
-  private enum Shared {
-    static let ringsOnce = ICalProperty(AlarmVocabulary.rings, AlarmVocabulary.ringsOnce)
-    /// An alarm does not make its owner busy (RFC 5545 §3.8.2.7).
-    static let transparent = ICalProperty("TRANSP", "TRANSPARENT")
-    static let enabledAction = ICalProperty("ACTION", AlarmVocabulary.enabledAction)
-    static let disabledAction = ICalProperty("ACTION", AlarmVocabulary.disabledAction)
-    static let triggerAtStart = ICalProperty("TRIGGER", ICalDuration.zero.description)
-    static let snoozeOn = ICalProperty(AlarmVocabulary.snooze, "TRUE")
-    static let snoozeOff = ICalProperty(AlarmVocabulary.snooze, "FALSE")
+    /// `FREQ=WEEKLY;BYDAY=` and the days' codes, Monday first.
+    mutating func text(for days: Set<Weekday>) -> String {
+      let mask = days.reduce(0) { $0 | 1 << ($1.rawValue - 1) }
+      if let known = texts[mask] { return known }
+      let codes = Weekday.allCases.filter { days.contains($0) }.map(\.icalCode)
+      let text = "FREQ=WEEKLY;BYDAY=\(codes.joined(separator: ","))"
+      texts[mask] = text
+      return text
+    }
   }
 }
 
@@ -140,18 +170,30 @@ public enum AlarmRings {
   public static func firstStart(
     of schedule: Alarm.Schedule, atOrAfter now: Instant, in rules: TimeZoneRules
   ) -> LocalDateTime {
+    firstRing(of: schedule, atOrAfter: now, in: rules, today: rules.local(at: now).date).start
+  }
+
+  /// ``firstStart(of:atOrAfter:in:)`` and the instant it is, given the zone's date at `now`.
+  static func firstRing(
+    of schedule: Alarm.Schedule, atOrAfter now: Instant, in rules: TimeZoneRules,
+    today: LocalDate
+  ) -> (start: LocalDateTime, instant: Instant) {
     switch schedule {
     case .at(let local):
-      return local
+      return (local, rules.instant(for: local))
     case .time(let time, let days):
-      let today = rules.local(at: now).date
+      let ringDays = days.reduce(0) { $0 | 1 << $1.rawValue }
+      let weekday = today.weekday
       for offset in 0...7 {
-        let date = today.adding(days: offset)
-        guard days.isEmpty || days.contains(date.weekday) else { continue }
-        let candidate = LocalDateTime(date, time)
-        if rules.instant(for: candidate) >= now { return candidate }
+        guard days.isEmpty || ringDays & 1 << weekday.advanced(by: offset).rawValue != 0 else {
+          continue
+        }
+        let candidate = LocalDateTime(today.adding(days: offset), time)
+        let instant = rules.instant(for: candidate)
+        if instant >= now { return (candidate, instant) }
       }
-      return LocalDateTime(today.adding(days: 7), time)
+      let last = LocalDateTime(today.adding(days: 7), time)
+      return (last, rules.instant(for: last))
     }
   }
 }

@@ -69,10 +69,13 @@ public struct AlarmFileReader: Sendable {
     var alarms: [Alarm] = []
     alarms.reserveCapacity(records.count)
     var identical: [String: Int] = [:]
+    var knownZones: [String] = []
     var positions: [Int] = []
+    positions.reserveCapacity(records.count)
     for (offset, record) in records.enumerated() {
+      let fields = RecordFields(record)
       var derivedID = ""
-      if record["id"] == nil, record["creatTime"] == nil {
+      if fields[.id] == nil, fields[.creatTime] == nil {
         // Same content, same id, on every run; identical records are told apart by their order.
         let content = JSONWriter(style: .compact).string(from: record)
         let occurrence = identical[content, default: 0]
@@ -80,15 +83,17 @@ public struct AlarmFileReader: Sendable {
         derivedID = AlarmIdentifier.derived(from: "\(content)\u{0}\(occurrence)")
       }
       var decoder = RecordDecoder(
-        reader: self, index: offset + 1, record: record, zone: zone, derivedID: derivedID,
-        problems: [])
+        reader: self, index: offset + 1, record: record, fields: fields, zone: zone,
+        derivedID: derivedID, problems: [], knownZones: knownZones)
       if let alarm = decoder.decode() {
         alarms.append(alarm)
         positions.append(offset + 1)
       }
       problems += decoder.problems
+      knownZones = decoder.knownZones
     }
     var seen: [String: Int] = [:]
+    seen.reserveCapacity(alarms.count)
     for (alarm, position) in zip(alarms, positions) {
       if let first = seen[alarm.id] {
         let name =
@@ -135,51 +140,168 @@ private func repeatedKeys(_ members: [JSONMember]) -> [String] {
   return members.filter { !keys.insert($0.key).inserted }.map(\.key)
 }
 
+/// A field of either record shape: alarmcal's own or the iOS app's.
+private enum Field: Int, CaseIterable {
+  // alarmcal's own record.
+  case id, time, at, repeats, label, sound, snooze, snoozeMinutes, enabled, timeZone
+  // The app's record (which has `sound` too).
+  case alarmTime, name, repeatDays, snoozeEnabled, isEnabled, creatTime
+
+  /// The member key.
+  var key: String {
+    switch self {
+    case .id: "id"
+    case .time: "time"
+    case .at: "at"
+    case .repeats: "repeat"
+    case .label: "label"
+    case .sound: "sound"
+    case .snooze: "snooze"
+    case .snoozeMinutes: "snoozeMinutes"
+    case .enabled: "enabled"
+    case .timeZone: "timeZone"
+    case .alarmTime: "alarmTime"
+    case .name: "name"
+    case .repeatDays: "repeatDays"
+    case .snoozeEnabled: "snoozeEnabled"
+    case .isEnabled: "isEnabled"
+    case .creatTime: "creatTime"
+    }
+  }
+
+  /// The two shapes of a record.
+  enum Shape {
+    case own, app
+  }
+
+  /// Whether a record of `shape` has this field.
+  func belongs(to shape: Shape) -> Bool {
+    switch shape {
+    case .own: rawValue <= Field.timeZone.rawValue
+    case .app: self == .sound || rawValue >= Field.alarmTime.rawValue
+    }
+  }
+
+  /// The field a member key names, if any.
+  init?(key: String) {
+    // Most keys differ in length, which is quicker to compare than their text: the length
+    // leaves at most three candidates.
+    let field: Field
+    switch key.utf8.count {
+    case 2: field = key == "id" ? .id : .at
+    case 4: field = key == "time" ? .time : .name
+    case 5: field = key == "label" ? .label : .sound
+    case 6: field = key == "repeat" ? .repeats : .snooze
+    case 7: field = .enabled
+    case 8: field = .timeZone
+    case 9: field = key == "alarmTime" ? .alarmTime : key == "isEnabled" ? .isEnabled : .creatTime
+    case 10: field = .repeatDays
+    case 13: field = key == "snoozeMinutes" ? .snoozeMinutes : .snoozeEnabled
+    default: return nil
+    }
+    guard field.key == key else { return nil }
+    self = field
+  }
+}
+
+/// A record's members found by field: each key is compared with the field names once.
+private struct RecordFields {
+  /// The members, or none when the record is not an object.
+  let members: [JSONMember]
+  /// Where each field's first member is, by the field's raw value; -1 where there is none.
+  private var firstMember: [Int]
+  /// Whether a member's key names no field of either shape.
+  private var hasUnknownKeys = false
+  /// The members whose field an earlier member already is, in order.
+  private var repeatedFields: [Int] = []
+  /// How many members are fields of alarmcal's own record, and of the app's.
+  private(set) var ownCount = 0
+  private(set) var appCount = 0
+
+  init(_ record: JSONValue) {
+    members = record.objectValue ?? []
+    firstMember = [Int](repeating: -1, count: Field.allCases.count)
+    for (index, member) in members.enumerated() {
+      guard let field = Field(key: member.key) else {
+        hasUnknownKeys = true
+        continue
+      }
+      if firstMember[field.rawValue] < 0 {
+        firstMember[field.rawValue] = index
+      } else {
+        repeatedFields.append(index)
+      }
+      if field.belongs(to: .own) { ownCount += 1 }
+      if field.belongs(to: .app) { appCount += 1 }
+    }
+  }
+
+  /// The value of the first member that is `field`.
+  subscript(field: Field) -> JSONValue? {
+    let index = firstMember[field.rawValue]
+    return index < 0 ? nil : members[index].value
+  }
+
+  /// The keys of the members that are not fields of `shape`, in order.
+  func keys(outside shape: Field.Shape) -> [String] {
+    guard (shape == .own ? ownCount : appCount) < members.count else { return [] }
+    return members.map(\.key).filter { Field(key: $0)?.belongs(to: shape) != true }
+  }
+
+  /// Every key that an earlier member already has, in order.
+  var keysGivenTwice: [String] {
+    guard !hasUnknownKeys else { return repeatedKeys(members) }
+    // Every key names a field: a repeated key is a field seen before.
+    return repeatedFields.map { members[$0].key }
+  }
+}
+
 /// Decodes one alarm record, collecting a problem per bad field.
 private struct RecordDecoder {
   let reader: AlarmFileReader
   let index: Int
   let record: JSONValue
+  let fields: RecordFields
   let zone: String
   let derivedID: String
   var problems: [AlarmFileProblem]
+  /// Zone names already found to be IANA zones: a list names a few zones many times.
+  var knownZones: [String]
 
   private var name: String? {
-    record["label"]?.stringValue ?? record["name"]?.stringValue
+    fields[.label]?.stringValue ?? fields[.name]?.stringValue
   }
 
   mutating func decode() -> Alarm? {
-    guard case .object(let members) = record else {
+    guard case .object = record else {
       fail("must be an object, not \(record.typeName)")
       return nil
     }
     // The shape whose fields the record uses most; alarmTime always means the app's record.
-    let ownCount = members.count { Self.ownFields.contains($0.key) }
-    let appCount = members.count { Self.appFields.contains($0.key) }
-    let isAppRecord = record["alarmTime"] != nil || appCount > ownCount
-    let (required, fields, shape) =
+    let isAppRecord = fields[.alarmTime] != nil || fields.appCount > fields.ownCount
+    let (required, shape, shapeName): ([Field], Field.Shape, String) =
       isAppRecord
-      ? (["alarmTime"], Self.appFields, "an app alarm record")
-      : (["time", "at"], Self.ownFields, "an alarm")
+      ? ([.alarmTime], .app, "an app alarm record")
+      : ([.time, .at], .own, "an alarm")
     // Without its time, a record is named once, with what it lacks and what it has instead,
     // rather than with a line per field the other shape would have known.
-    guard required.contains(where: { record[$0] != nil }) else {
-      let unknown = members.map(\.key).filter { !fields.contains($0) }
+    guard required.contains(where: { fields[$0] != nil }) else {
+      let unknown = fields.keys(outside: shape)
       let needs =
         isAppRecord ? "needs \"alarmTime\"" : "needs either \"time\" (with \"repeat\") or \"at\""
       let extra =
         unknown.isEmpty
         ? ""
-        : "; \(unknown.map(quoted).joined(separator: ", ")) \(unknown.count == 1 ? "is not a field" : "are not fields") of \(shape)"
+        : "; \(unknown.map(quoted).joined(separator: ", ")) \(unknown.count == 1 ? "is not a field" : "are not fields") of \(shapeName)"
       fail("\(needs)\(extra)")
       return nil
     }
-    return isAppRecord ? decodeAppRecord(members) : decodeOwn(members)
+    return isAppRecord ? decodeAppRecord() : decodeOwn()
   }
 
   /// A field given twice is ambiguous (JSON readers disagree on which one wins).
-  private mutating func failOnRepeatedKeys(_ members: [JSONMember]) {
-    for key in repeatedKeys(members) {
+  private mutating func failOnRepeatedKeys() {
+    for key in fields.keysGivenTwice {
       fail("field \(quoted(key)) is given twice")
     }
   }
@@ -190,25 +312,20 @@ private struct RecordDecoder {
 
   // MARK: alarmcal's own record
 
-  private static let ownFields = [
-    "id", "time", "at", "repeat", "label", "sound", "snooze", "snoozeMinutes", "enabled",
-    "timeZone",
-  ]
-
-  private mutating func decodeOwn(_ members: [JSONMember]) -> Alarm? {
-    for member in members where !Self.ownFields.contains(member.key) {
-      fail("unknown field \(quoted(member.key))")
+  private mutating func decodeOwn() -> Alarm? {
+    for key in fields.keys(outside: .own) {
+      fail("unknown field \(quoted(key))")
     }
-    failOnRepeatedKeys(members)
+    failOnRepeatedKeys()
     let before = problems.count
-    let id = identifier("id") ?? derivedID
+    let id = identifier(.id) ?? derivedID
     let schedule = ownSchedule()
-    let label = labelText("label") ?? Alarm.defaultLabel
-    let sound = soundName("sound")
-    let snooze = bool("snooze") ?? true
-    let snoozeMinutes = snoozeInterval("snoozeMinutes")
-    let enabled = bool("enabled") ?? true
-    let timeZone = zoneName("timeZone")
+    let label = labelText(.label) ?? Alarm.defaultLabel
+    let sound = soundName(.sound)
+    let snooze = bool(.snooze) ?? true
+    let snoozeMinutes = snoozeInterval(.snoozeMinutes)
+    let enabled = bool(.enabled) ?? true
+    let timeZone = zoneName(.timeZone)
     guard problems.count == before, let schedule else { return nil }
     return Alarm(
       id: id, schedule: schedule, label: label, sound: sound, snooze: snooze,
@@ -216,7 +333,7 @@ private struct RecordDecoder {
   }
 
   private mutating func ownSchedule() -> Alarm.Schedule? {
-    switch (record["time"], record["at"]) {
+    switch (fields[.time], fields[.at]) {
     case (nil, nil):
       return nil  // decode() reported it
     case (.some, .some):
@@ -224,10 +341,10 @@ private struct RecordDecoder {
       return nil
     case (.some(let value), nil):
       let days = weekdays()
-      guard let time = clockTime("time", value), let days else { return nil }
+      guard let time = clockTime(.time, value), let days else { return nil }
       return .time(time, repeat: days)
     case (nil, .some(let value)):
-      if record["repeat"] != nil {
+      if fields[.repeats] != nil {
         fail("\"repeat\" cannot be combined with \"at\" (a one-shot reminder rings once)")
       }
       guard let text = value.stringValue else {
@@ -243,12 +360,12 @@ private struct RecordDecoder {
   }
 
   private mutating func weekdays() -> Set<Weekday>? {
-    guard let value = record["repeat"], value != .null else { return [] }
+    guard let value = fields[.repeats], value != .null else { return [] }
     guard let items = value.arrayValue else {
       fail("repeat must be an array of weekday names, not \(value.typeName)")
       return nil
     }
-    var days = Set<Weekday>()
+    var days = Set<Weekday>(minimumCapacity: min(items.count, 7))
     var ok = true
     for item in items {
       guard let text = item.stringValue, let day = AlarmTextFormats.weekday(named: text) else {
@@ -267,25 +384,21 @@ private struct RecordDecoder {
 
   // MARK: the iOS app record
 
-  private static let appFields = [
-    "alarmTime", "name", "repeatDays", "sound", "snoozeEnabled", "isEnabled", "creatTime",
-  ]
-
-  private mutating func decodeAppRecord(_ members: [JSONMember]) -> Alarm? {
-    for member in members where !Self.appFields.contains(member.key) {
-      fail("unknown field \(quoted(member.key)) in an app alarm record")
+  private mutating func decodeAppRecord() -> Alarm? {
+    for key in fields.keys(outside: .app) {
+      fail("unknown field \(quoted(key)) in an app alarm record")
     }
-    failOnRepeatedKeys(members)
+    failOnRepeatedKeys()
     let before = problems.count
-    let time = record["alarmTime"].flatMap { clockTime("alarmTime", $0) }
+    let time = fields[.alarmTime].flatMap { clockTime(.alarmTime, $0) }
     let days = appRepeatDays()
-    let label = labelText("name") ?? Alarm.defaultLabel
-    let sound = soundName("sound")
-    let snooze = bool("snoozeEnabled") ?? true
-    let enabled = bool("isEnabled") ?? true
+    let label = labelText(.name) ?? Alarm.defaultLabel
+    let sound = soundName(.sound)
+    let snooze = bool(.snoozeEnabled) ?? true
+    let enabled = bool(.isEnabled) ?? true
     let id: String
-    switch record["creatTime"] {
-    case .string(let text)?: id = identifier("creatTime") ?? text
+    switch fields[.creatTime] {
+    case .string(let text)?: id = identifier(.creatTime) ?? text
     case .number(let literal)?: id = literal
     case nil: id = derivedID
     case let other?:
@@ -299,7 +412,7 @@ private struct RecordDecoder {
   }
 
   private mutating func appRepeatDays() -> Set<Weekday>? {
-    guard let value = record["repeatDays"], value != .null else { return [] }
+    guard let value = fields[.repeatDays], value != .null else { return [] }
     guard let items = value.arrayValue, items.count == 7,
       items.allSatisfy({ $0.boolValue != nil })
     else {
@@ -315,22 +428,22 @@ private struct RecordDecoder {
 
   // MARK: fields
 
-  private mutating func clockTime(_ field: String, _ value: JSONValue) -> LocalTime? {
+  private mutating func clockTime(_ field: Field, _ value: JSONValue) -> LocalTime? {
     guard let text = value.stringValue else {
-      fail("\(field) must be a string, not \(value.typeName)")
+      fail("\(field.key) must be a string, not \(value.typeName)")
       return nil
     }
     guard let time = AlarmTextFormats.clockTime(text) else {
-      fail("\(field) \(quoted(text)) is not a valid HH:mm time")
+      fail("\(field.key) \(quoted(text)) is not a valid HH:mm time")
       return nil
     }
     return time
   }
 
-  private mutating func string(_ field: String) -> String? {
-    guard let value = record[field] else { return nil }
+  private mutating func string(_ field: Field) -> String? {
+    guard let value = fields[field] else { return nil }
     guard let text = value.stringValue else {
-      fail("\(field) must be a string, not \(value.typeName)")
+      fail("\(field.key) must be a string, not \(value.typeName)")
       return nil
     }
     return text
@@ -362,19 +475,19 @@ private struct RecordDecoder {
     text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
   }
 
-  private mutating func labelText(_ field: String) -> String? {
+  private mutating func labelText(_ field: Field) -> String? {
     guard let text = string(field) else { return nil }
     let label = Self.normalizedLabel(text)
     if label.utf8.contains(where: {
       ($0 < 0x20 && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\t")) || $0 == 0x7F
     }) {
-      fail("\(field) \(quoted(text)) contains control characters")
+      fail("\(field.key) \(quoted(text)) contains control characters")
       return nil
     }
     return label
   }
 
-  private mutating func identifier(_ field: String) -> String? {
+  private mutating func identifier(_ field: Field) -> String? {
     guard let text = string(field) else { return nil }
     if text.isEmpty
       || (!Self.hasVisibleASCIIEnds(text)
@@ -382,37 +495,37 @@ private struct RecordDecoder {
       || Self.hasControlCharacters(text)
     {
       fail(
-        "\(field) \(quoted(text)) must be non-empty, without surrounding spaces or control characters"
+        "\(field.key) \(quoted(text)) must be non-empty, without surrounding spaces or control characters"
       )
       return nil
     }
     return text
   }
 
-  private mutating func soundName(_ field: String) -> String? {
-    if record[field] == .null { return nil }
+  private mutating func soundName(_ field: Field) -> String? {
+    if fields[field] == .null { return nil }
     guard let text = string(field) else { return nil }
     let trimmed =
       Self.hasVisibleASCIIEnds(text) ? text : text.trimmingCharacters(in: .whitespaces)
     if trimmed.isEmpty { return nil }
     if Self.hasControlCharacters(trimmed) {
-      fail("\(field) \(quoted(text)) contains control characters")
+      fail("\(field.key) \(quoted(text)) contains control characters")
       return nil
     }
     return trimmed
   }
 
-  private mutating func bool(_ field: String) -> Bool? {
-    guard let value = record[field] else { return nil }
+  private mutating func bool(_ field: Field) -> Bool? {
+    guard let value = fields[field] else { return nil }
     guard let flag = value.boolValue else {
-      fail("\(field) must be true or false, not \(value.typeName)")
+      fail("\(field.key) must be true or false, not \(value.typeName)")
       return nil
     }
     return flag
   }
 
-  private mutating func snoozeInterval(_ field: String) -> Int {
-    guard let value = record[field] else { return Alarm.defaultSnoozeMinutes }
+  private mutating func snoozeInterval(_ field: Field) -> Int {
+    guard let value = fields[field] else { return Alarm.defaultSnoozeMinutes }
     var whole = value.intValue
     if whole == nil, case .number(let literal) = value, let number = Double(literal),
       number == number.rounded(), abs(number) < 1e9
@@ -423,19 +536,29 @@ private struct RecordDecoder {
       let shown: String
       if case .number(let literal) = value { shown = literal } else { shown = value.typeName }
       fail(
-        "\(field) must be a whole number of minutes from \(Alarm.snoozeMinutesRange.lowerBound) to \(Alarm.snoozeMinutesRange.upperBound), not \(shown)"
+        "\(field.key) must be a whole number of minutes from \(Alarm.snoozeMinutesRange.lowerBound) to \(Alarm.snoozeMinutesRange.upperBound), not \(shown)"
       )
       return Alarm.defaultSnoozeMinutes
     }
     return minutes
   }
 
-  private mutating func zoneName(_ field: String) -> String {
-    guard let value = record[field] else { return zone }
-    guard let name = value.stringValue, TimeZoneRules(identifier: name) != nil else {
-      fail(reader.zoneMessage(field, value))
+  private mutating func zoneName(_ field: Field) -> String {
+    guard let value = fields[field] else { return zone }
+    guard let name = value.stringValue, isKnownZone(name) else {
+      fail(reader.zoneMessage(field.key, value))
       return zone
     }
     return name
+  }
+
+  private mutating func isKnownZone(_ name: String) -> Bool {
+    // Comparing with the few names already found beats hashing the name; a list naming more
+    // zones than that looks the others up each time.
+    let length = name.utf8.count
+    if knownZones.contains(where: { $0.utf8.count == length && $0 == name }) { return true }
+    guard TimeZoneRules(identifier: name) != nil else { return false }
+    if knownZones.count < 32 { knownZones.append(name) }
+    return true
   }
 }

@@ -9,9 +9,105 @@ public enum AlarmFileWriter {
 
   /// The file text: pretty-printed JSON and a final newline.
   public static func text(_ alarms: [Alarm]) -> String {
-    var bytes = JSONWriter(style: .pretty).utf8(from: json(alarms))
-    bytes.append(UInt8(ascii: "\n"))
-    return String(decoding: bytes, as: UTF8.self)
+    String(decoding: bytes(alarms), as: UTF8.self)
+  }
+
+  /// The file text as UTF-8: what `JSONWriter(style: .pretty)` writes for the list's `json`
+  /// and a final newline, written straight from the alarms without making the JSON value.
+  public static func bytes(_ alarms: [Alarm]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    guard !alarms.isEmpty else {
+      bytes.append(literal: "{\n  \"alarms\": []\n}\n")
+      return bytes
+    }
+    bytes.append(literal: "{\n  \"alarms\": [")
+    for (offset, alarm) in alarms.enumerated() {
+      bytes.append(literal: offset == 0 ? "\n    {" : ",\n    {")
+      write(alarm, to: &bytes)
+      bytes.append(literal: "\n    }")
+    }
+    bytes.append(literal: "\n  ]\n}\n")
+    return bytes
+  }
+
+  /// Writes the members of an alarm's object, each on its own line.
+  private static func write(_ alarm: Alarm, to bytes: inout [UInt8]) {
+    bytes.append(literal: "\n      \"id\": ")
+    JSONWriter.appendString(alarm.id, to: &bytes)
+    switch alarm.schedule {
+    case .time(let time, let days):
+      bytes.append(literal: ",\n      \"time\": \"")
+      appendClock(time, to: &bytes)
+      bytes.append(literal: "\",\n      \"repeat\": [")
+      if days.isEmpty {
+        bytes.append(literal: "]")
+      } else {
+        let ringDays = days.reduce(0) { $0 | 1 << $1.rawValue }
+        var first = true
+        for day in Weekday.allCases where ringDays & 1 << day.rawValue != 0 {
+          bytes.append(literal: first ? "\n        \"" : ",\n        \"")
+          bytes.append(text: AlarmTextFormats.name(of: day))
+          bytes.append(UInt8(ascii: "\""))
+          first = false
+        }
+        bytes.append(literal: "\n      ]")
+      }
+    case .at(let local):
+      bytes.append(literal: ",\n      \"at\": \"")
+      let year = local.date.year
+      if (0...9999).contains(year) {
+        appendDigits(year / 100, to: &bytes)
+        appendDigits(year % 100, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(local.date.month, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(local.date.day, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendClock(local.time, to: &bytes)
+      } else {
+        bytes += AlarmTextFormats.localDateTimeString(local).utf8
+      }
+      bytes.append(UInt8(ascii: "\""))
+    }
+    bytes.append(literal: ",\n      \"label\": ")
+    JSONWriter.appendString(alarm.label, to: &bytes)
+    if let sound = alarm.sound {
+      bytes.append(literal: ",\n      \"sound\": ")
+      JSONWriter.appendString(sound, to: &bytes)
+    }
+    bytes.append(literal: alarm.snooze ? ",\n      \"snooze\": true" : ",\n      \"snooze\": false")
+    bytes.append(literal: ",\n      \"snoozeMinutes\": ")
+    if (0..<100).contains(alarm.snoozeMinutes) {
+      if alarm.snoozeMinutes >= 10 { appendDigit(alarm.snoozeMinutes / 10, to: &bytes) }
+      appendDigit(alarm.snoozeMinutes % 10, to: &bytes)
+    } else {
+      bytes += String(alarm.snoozeMinutes).utf8
+    }
+    bytes.append(
+      literal: alarm.enabled ? ",\n      \"enabled\": true" : ",\n      \"enabled\": false")
+    bytes.append(literal: ",\n      \"timeZone\": ")
+    JSONWriter.appendString(alarm.timeZone, to: &bytes)
+  }
+
+  /// Appends ``AlarmTextFormats/clockString(_:)``'s `HH:mm` or `HH:mm:ss`.
+  private static func appendClock(_ time: LocalTime, to bytes: inout [UInt8]) {
+    appendDigits(time.hour, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    appendDigits(time.minute, to: &bytes)
+    if time.second != 0 {
+      bytes.append(UInt8(ascii: ":"))
+      appendDigits(time.second, to: &bytes)
+    }
+  }
+
+  /// Appends 0 ... 99 as two digits.
+  private static func appendDigits(_ value: Int, to bytes: inout [UInt8]) {
+    appendDigit(value / 10, to: &bytes)
+    appendDigit(value % 10, to: &bytes)
+  }
+
+  private static func appendDigit(_ value: Int, to bytes: inout [UInt8]) {
+    bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
   }
 
   /// The JSON object of one alarm.
@@ -34,5 +130,18 @@ public enum AlarmFileWriter {
     members.append(JSONMember("enabled", .bool(alarm.enabled)))
     members.append(JSONMember("timeZone", .string(alarm.timeZone)))
     return .object(members)
+  }
+}
+
+extension [UInt8] {
+  /// Appends a literal's UTF-8 in one copy.
+  fileprivate mutating func append(literal: StaticString) {
+    literal.withUTF8Buffer { append(contentsOf: $0) }
+  }
+
+  /// Appends text's UTF-8, in one copy where the string holds it contiguously.
+  fileprivate mutating func append(text: String) {
+    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { append(contentsOf: $0) }
+    if copied == nil { append(contentsOf: text.utf8) }
   }
 }

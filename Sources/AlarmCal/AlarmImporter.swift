@@ -55,9 +55,15 @@ public struct AlarmImporter: Sendable {
   /// (libical's parser drops properties it does not know, such as RFC 9074's PROXIMITY) for the
   /// mapping to use or report.
   public func importAlarms(fromText text: String) throws(AlarmImportError) -> ImportResult {
+    try importAlarms(fromUTF8: Array(text.utf8))
+  }
+
+  /// ``importAlarms(fromText:)`` for text already in UTF-8 bytes (checked to be UTF-8), read
+  /// without a copy.
+  public func importAlarms(fromUTF8 bytes: [UInt8]) throws(AlarmImportError) -> ImportResult {
     let components: [ICalComponent]
     do {
-      components = try ICalendarReader.read(Array(text.utf8))
+      components = try ICalendarReader.read(bytes)
     } catch {
       throw AlarmImportError(file: fileName, line: error.line, message: error.message)
     }
@@ -79,7 +85,8 @@ public struct AlarmImporter: Sendable {
       result.losses.append(
         ImportLoss(
           file: fileName, line: stray.line, kind: ComponentKind.noun(stray.name),
-          uid: stray.property("UID")?.text ?? "", summary: stray.property("SUMMARY")?.text,
+          uid: stray.propertyValue(uppercased: "UID").map(TextEscaping.unescape) ?? "",
+          summary: stray.propertyValue(uppercased: "SUMMARY").map(TextEscaping.unescape),
           reason: "stands outside any VCALENDAR", outcome: .skipped))
     }
     for calendar in calendars {
@@ -115,7 +122,15 @@ private struct CalendarMapper {
   /// TZID → IANA id, from each VTIMEZONE's TZID or X-LIC-LOCATION.
   let definedZones: [String: String]
   /// Each RRULE value read so far, as it read: a calendar of many alarms repeats a few rules.
-  var rulesByText: [String: Result<RecurrenceRule, RecurrenceRuleError>] = [:]
+  var rulesByText: [String: Result<ReadRule, RecurrenceRuleError>] = [:]
+  /// The TZID resolved last and its zone: the items of a calendar share a few TZIDs.
+  var lastZone: (tzid: String, rules: TimeZoneRules)?
+
+  /// A rule as read, with the set of its BYDAY weekdays made once.
+  struct ReadRule {
+    let rule: RecurrenceRule
+    let byDayWeekdays: Set<Weekday>
+  }
 
   init(importer: AlarmImporter, calendar: ICalComponent) {
     self.importer = importer
@@ -123,8 +138,10 @@ private struct CalendarMapper {
     calendarZone = calendar.calendarTimeZone
     var zones: [String: String] = [:]
     for vtimezone in calendar.components(named: "VTIMEZONE") {
-      guard let tzid = vtimezone.property("TZID")?.value else { continue }
-      let candidates = [tzid, vtimezone.property("X-LIC-LOCATION")?.value].compactMap { $0 }
+      guard let tzid = vtimezone.propertyValue(uppercased: "TZID") else { continue }
+      let candidates = [tzid, vtimezone.propertyValue(uppercased: "X-LIC-LOCATION")].compactMap {
+        $0
+      }
       if let iana = candidates.lazy.compactMap(TimeZoneNames.ianaIdentifier(forTZID:)).first {
         zones[tzid] = iana
       } else if let rules = VTimezoneRules(vtimezone) {
@@ -144,14 +161,16 @@ private struct CalendarMapper {
     // Each item's identity: its UID, or for one without, an id derived from its content.
     var identities = ContentIdentity()
     let keys = items.map { item -> String in
-      if let uid = item.property("UID")?.text, !uid.isEmpty { return uid }
+      if let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape), !uid.isEmpty {
+        return uid
+      }
       return identities.identity(of: item)
     }
     // The current revision of each master and of each override (RFC 5546 §2.1.5).
     var masters: [String: Int] = [:]
     var overrides: [String: Int] = [:]
     for (index, item) in items.enumerated() {
-      let isOverride = item.property("RECURRENCE-ID") != nil
+      let isOverride = item.hasProperty(uppercased: "RECURRENCE-ID")
       let key = isOverride ? keys[index] + "\u{0}" + instanceKey(item) : keys[index]
       let current = isOverride ? overrides[key] : masters[key]
       guard let current else {
@@ -169,8 +188,8 @@ private struct CalendarMapper {
     let currentOnes = Set(masters.values).union(overrides.values)
     for (index, item) in items.enumerated() where currentOnes.contains(index) {
       let valarms = item.components(named: "VALARM")
-      let uid = item.property("UID")?.text ?? ""
-      guard item.property("RECURRENCE-ID") != nil else {
+      let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape) ?? ""
+      guard item.hasProperty(uppercased: "RECURRENCE-ID") else {
         guard !valarms.isEmpty else { continue }
         if uid.isEmpty {
           warn(item, "has no UID; its alarm's id \(keys[index]) is derived from its content")
@@ -180,8 +199,8 @@ private struct CalendarMapper {
       }
       let master = masters[keys[index]].map { items[$0] }
       if let master, !master.components(named: "VALARM").isEmpty {
-        let original = describe(item.property("RECURRENCE-ID"))
-        let start = describe(item.property("DTSTART"))
+        let original = describe(item.property(uppercased: "RECURRENCE-ID"))
+        let start = describe(item.property(uppercased: "DTSTART"))
         let change = start.isEmpty || start == original ? "is changed" : "is moved to \(start)"
         lose(
           item,
@@ -202,8 +221,8 @@ private struct CalendarMapper {
 
   /// The instance an override replaces, as `upcoming` writes a recurrence id: its UTC instant
   /// (`2026-12-07T20:00:00Z`) or its date (`2026-12-07`).
-  private func instanceKey(_ item: ICalComponent) -> String {
-    guard let property = item.property("RECURRENCE-ID") else { return "" }
+  private mutating func instanceKey(_ item: ICalComponent) -> String {
+    guard let property = item.property(uppercased: "RECURRENCE-ID") else { return "" }
     guard let value = DateTimeValue(property: property) else { return property.value }
     if case .date(let date) = value { return date.description }
     guard case .success(let placed) = resolve(value) else { return property.value }
@@ -216,7 +235,8 @@ private struct CalendarMapper {
     losses.append(
       ImportLoss(
         file: importer.fileName, line: item.line, kind: ComponentKind.noun(item.name),
-        uid: item.property("UID")?.text ?? "", summary: item.property("SUMMARY")?.text,
+        uid: item.propertyValue(uppercased: "UID").map(TextEscaping.unescape) ?? "",
+        summary: item.propertyValue(uppercased: "SUMMARY").map(TextEscaping.unescape),
         reason: reason, outcome: outcome))
   }
 
@@ -224,7 +244,8 @@ private struct CalendarMapper {
     warnings.append(
       ImportWarning(
         file: importer.fileName, line: item.line, kind: ComponentKind.noun(item.name),
-        uid: item.property("UID")?.text ?? "", summary: item.property("SUMMARY")?.text,
+        uid: item.propertyValue(uppercased: "UID").map(TextEscaping.unescape) ?? "",
+        summary: item.propertyValue(uppercased: "SUMMARY").map(TextEscaping.unescape),
         message: message))
   }
 
@@ -239,9 +260,12 @@ private struct CalendarMapper {
   }
 
   /// The IANA zone and wall-clock reading of a DATE/DATE-TIME, or the reason it has none.
-  private func resolve(_ value: DateTimeValue) -> Result<
+  private mutating func resolve(_ value: DateTimeValue) -> Result<
     (zone: TimeZoneRules, local: LocalDateTime), LossReason
   > {
+    if case .zoned(let local, let tzid) = value, let last = lastZone, last.tzid == tzid {
+      return .success((last.rules, local))
+    }
     let zoneName: String
     var local = value.local
     switch value {
@@ -261,6 +285,7 @@ private struct CalendarMapper {
     guard let rules = TimeZoneRules(identifier: zoneName) else {
       return .failure(LossReason("time zone \(quoted(zoneName)) is not known on this system"))
     }
+    if case .zoned(_, let tzid) = value { lastZone = (tzid, rules) }
     return .success((rules, local))
   }
 
@@ -270,12 +295,14 @@ private struct CalendarMapper {
       lose(item, "is cancelled (STATUS:CANCELLED), so it never rings", .skipped)
       return
     }
-    for note in ([item] + valarms).flatMap(\.unreadable) {
-      lose(item, "a line could not be read (\(note))", .alarmKept("without that line"))
+    if !item.unreadable.isEmpty || valarms.contains(where: { !$0.unreadable.isEmpty }) {
+      for note in ([item] + valarms).flatMap(\.unreadable) {
+        lose(item, "a line could not be read (\(note))", .alarmKept("without that line"))
+      }
     }
     let isTask = item.name == "VTODO"
-    let startProperty = item.property("DTSTART")
-    let dueProperty = isTask ? item.property("DUE") : nil
+    let startProperty = item.property(uppercased: "DTSTART")
+    let dueProperty = isTask ? item.property(uppercased: "DUE") : nil
     guard let anchorProperty = startProperty ?? dueProperty,
       let anchorValue = DateTimeValue(property: anchorProperty)
     else {
@@ -299,7 +326,9 @@ private struct CalendarMapper {
         .alarmKept("it also rings on that day"))
     }
     // Thunderbird keeps a pending snooze on the event; a clock alarm has no snoozed ring to carry.
-    for snooze in item.properties where snooze.name.hasPrefix("X-MOZ-SNOOZE-TIME") {
+    for snooze in item.properties
+    where snooze.name.utf8.first == UInt8(ascii: "X") && snooze.name.hasPrefix("X-MOZ-SNOOZE-TIME")
+    {
       if case .utc(let utc)? = DateTimeValue(property: snooze), Instant(utc: utc) >= importer.now {
         lose(
           item, "a snoozed ring is pending at \(describe(snooze)) (\(snooze.name))",
@@ -312,9 +341,10 @@ private struct CalendarMapper {
         item, "is a completed task (STATUS:COMPLETED or COMPLETED), and an alarm has no such state",
         .alarmKept("switched off (enabled: false), so it never rings"))
     }
-    let summary = item.property("SUMMARY")?.text ?? ""
+    let summary = item.propertyValue(uppercased: "SUMMARY").map(TextEscaping.unescape) ?? ""
     let ringsOnce =
-      item.property(AlarmVocabulary.rings)?.value.uppercased() == AlarmVocabulary.ringsOnce
+      item.propertyValue(uppercased: AlarmVocabulary.rings)?.asciiUppercased
+      == AlarmVocabulary.ringsOnce
     var keptCount = 0
     for valarm in valarms {
       guard
@@ -345,27 +375,28 @@ private struct CalendarMapper {
   private mutating func repeatDays(_ item: ICalComponent, start: LocalDateTime, hasStart: Bool)
     -> Set<Weekday>?
   {
-    if !item.properties(named: "RDATE").isEmpty {
+    if item.hasProperty(uppercased: "RDATE") {
       lose(item, "RDATE adds extra dates that a clock alarm cannot repeat", .skipped)
       return nil
     }
-    let rules = item.properties(named: "RRULE")
-    guard let ruleProperty = rules.first else { return [] }
-    guard rules.count == 1 else {
-      lose(item, "has \(rules.count) RRULEs; a clock alarm follows one weekly pattern", .skipped)
+    guard let ruleText = item.propertyValue(uppercased: "RRULE") else { return [] }
+    let ruleCount = item.properties(named: "RRULE").count
+    guard ruleCount == 1 else {
+      lose(item, "has \(ruleCount) RRULEs; a clock alarm follows one weekly pattern", .skipped)
       return nil
     }
     guard hasStart else {
       lose(item, "repeats without a DTSTART", .skipped)
       return nil
     }
-    let rule: RecurrenceRule
-    switch readRule(ruleProperty.value) {
-    case .success(let read): rule = read
+    let read: ReadRule
+    switch readRule(ruleText) {
+    case .success(let readRule): read = readRule
     case .failure(let error):
       lose(item, "RRULE cannot be read: \(error.message)", .skipped)
       return nil
     }
+    let rule = read.rule
     let why: String? =
       switch rule.frequency {
       case .daily, .weekly:
@@ -385,14 +416,17 @@ private struct CalendarMapper {
       lose(item, why, .skipped)
       return nil
     }
-    if !rule.byDay.isEmpty { return Set(rule.byDay.map(\.weekday)) }
+    if !rule.byDay.isEmpty { return read.byDayWeekdays }
     return rule.frequency == .daily ? Set(Weekday.allCases) : [start.date.weekday]
   }
 
   /// The RRULE value `text` read as a rule, read once per distinct text.
-  private mutating func readRule(_ text: String) -> Result<RecurrenceRule, RecurrenceRuleError> {
+  private mutating func readRule(_ text: String) -> Result<ReadRule, RecurrenceRuleError> {
     if let known = rulesByText[text] { return known }
-    let read = Result { () throws(RecurrenceRuleError) in try RecurrenceRule(parsing: text) }
+    let read = Result { () throws(RecurrenceRuleError) in
+      let rule = try RecurrenceRule(parsing: text)
+      return ReadRule(rule: rule, byDayWeekdays: Set(rule.byDay.map(\.weekday)))
+    }
     rulesByText[text] = read
     return read
   }
@@ -422,15 +456,15 @@ private struct CalendarMapper {
       lose(item, "ACTION:\(action) alarm does not ring", .alarmSkipped)
       return nil
     }
-    if let proximity = valarm.property("PROXIMITY") {
+    if let proximity = valarm.propertyValue(uppercased: "PROXIMITY") {
       lose(
         item,
-        "PROXIMITY:\(proximity.value) (RFC 9074) rings on arriving at or leaving a place",
+        "PROXIMITY:\(proximity) (RFC 9074) rings on arriving at or leaving a place",
         .alarmKept("it rings at its time alone"))
     }
     if alarm.repeatCount > 0 || alarm.repeatProblem != nil {
-      let count = valarm.property("REPEAT")?.value ?? ""
-      let interval = valarm.property("DURATION")?.value ?? "?"
+      let count = valarm.propertyValue(uppercased: "REPEAT") ?? ""
+      let interval = valarm.propertyValue(uppercased: "DURATION") ?? "?"
       lose(item, "REPEAT:\(count) re-rings every \(interval)", .alarmKept("it rings once"))
     }
     guard let ring = ringTime(alarm, item: item, anchor: anchor, repeating: !repeatDays.isEmpty)
@@ -440,9 +474,12 @@ private struct CalendarMapper {
       schedule = ringsOnce ? .time(ring.time, repeat: []) : .at(ring)
     } else {
       let shift = ring.date.daysSince1970 - anchor.local.date.daysSince1970
-      schedule = .time(ring.time, repeat: Set(repeatDays.map { $0.advanced(by: shift) }))
-      let clockFirst = AlarmRings.firstStart(of: schedule, atOrAfter: importer.now, in: anchor.zone)
-      if anchor.zone.instant(for: ring) > anchor.zone.instant(for: clockFirst) {
+      let days = shift == 0 ? repeatDays : Set(repeatDays.map { $0.advanced(by: shift) })
+      schedule = .time(ring.time, repeat: days)
+      let clockFirst = AlarmRings.firstRing(
+        of: schedule, atOrAfter: importer.now, in: anchor.zone,
+        today: anchor.zone.local(at: importer.now).date)
+      if anchor.zone.instant(for: ring) > clockFirst.instant {
         lose(
           item, "the series starts on \(ring.date), and a clock alarm has no start date",
           .alarmKept("it rings from now on"))
@@ -450,7 +487,7 @@ private struct CalendarMapper {
     }
     var sound: String?
     if action == "AUDIO" || action == AlarmVocabulary.disabledAction,
-      let attach = valarm.property("ATTACH")
+      let attach = valarm.property(uppercased: "ATTACH")
     {
       if attach.parameter("VALUE")?.uppercased() == "BINARY" || attach.parameter("ENCODING") != nil
       {
@@ -461,9 +498,10 @@ private struct CalendarMapper {
         sound = attach.value
       }
     }
-    let snooze = valarm.property(AlarmVocabulary.snooze)?.value.uppercased() != "FALSE"
+    let snooze =
+      valarm.propertyValue(uppercased: AlarmVocabulary.snooze)?.asciiUppercased != "FALSE"
     var snoozeMinutes = Alarm.defaultSnoozeMinutes
-    if let text = valarm.property(AlarmVocabulary.snoozeInterval)?.value,
+    if let text = valarm.propertyValue(uppercased: AlarmVocabulary.snoozeInterval),
       let duration = ICalDuration(text), duration.days == 0, duration.seconds % 60 == 0,
       Alarm.snoozeMinutesRange.contains(duration.seconds / 60)
     {
@@ -507,7 +545,7 @@ private struct CalendarMapper {
     }
     let ring = AlarmTriggers.apply(offset, to: base, in: anchor.zone)
     guard (1...9999).contains(ring.date.year) else {
-      let text = alarm.component.property("TRIGGER")?.value ?? ""
+      let text = alarm.component.propertyValue(uppercased: "TRIGGER") ?? ""
       lose(item, "TRIGGER \(text) rings outside the years 1 to 9999", .alarmSkipped)
       return nil
     }
@@ -523,7 +561,7 @@ private struct CalendarMapper {
       return nil
     }
     guard case .success(.absolute(.utc(let utc))) = alarm.trigger else {
-      let text = alarm.component.property("TRIGGER")?.value ?? ""
+      let text = alarm.component.propertyValue(uppercased: "TRIGGER") ?? ""
       lose(item, "absolute TRIGGER \(quoted(text)) is not a UTC date-time", .alarmSkipped)
       return nil
     }
@@ -548,7 +586,7 @@ private struct CalendarMapper {
         return nil
       }
     }
-    if let text = item.property("DURATION")?.value {
+    if let text = item.propertyValue(uppercased: "DURATION") {
       guard let duration = ICalDuration(text) else {
         lose(item, "DURATION \(quoted(text)) is not a duration", .alarmSkipped)
         return nil
@@ -562,7 +600,7 @@ private struct CalendarMapper {
       return nil
     }
     // RFC 5545 §3.6.1: a DATE start lasts one day; a DATE-TIME start ends when it starts.
-    let isDate = item.property("DTSTART")?.parameter("VALUE")?.uppercased() == "DATE"
+    let isDate = item.property(uppercased: "DTSTART")?.parameter("VALUE")?.uppercased() == "DATE"
     return isDate ? LocalDateTime(anchor.local.date.adding(days: 1), .midnight) : anchor.local
   }
 }

@@ -12,15 +12,38 @@ public enum AlarmTextFormats {
     (.saturday, "sat"), (.sunday, "sun"),
   ]
 
+  /// The name alarm files give a weekday (`mon`).
+  static func name(of day: Weekday) -> String {
+    weekdaysInOrder[day.rawValue - 1].name
+  }
+
   /// The weekday for a name such as `mon` (case-insensitive; full names accepted too).
   public static func weekday(named name: String) -> Weekday? {
     // The names as alarmcal writes them are found without folding case.
-    if let written = weekdaysInOrder.first(where: { $0.name == name }) { return written.day }
+    if let written = writtenWeekday(name) { return written }
     let lower = name.lowercased()
     return Weekday.allCases.first { day in
       guard let short = weekdayNames[day] else { return false }
       return lower == short
         || (lower.count > 3 && "\(day)".hasPrefix(lower) && lower.hasPrefix(short))
+    }
+  }
+
+  /// The weekday for a name exactly as alarmcal writes it (`mon`), read byte by byte.
+  private static func writtenWeekday(_ name: String) -> Weekday? {
+    var bytes = name.utf8.makeIterator()
+    guard let first = bytes.next(), let second = bytes.next(), let third = bytes.next(),
+      bytes.next() == nil
+    else { return nil }
+    switch (first, second, third) {
+    case (UInt8(ascii: "m"), UInt8(ascii: "o"), UInt8(ascii: "n")): return .monday
+    case (UInt8(ascii: "t"), UInt8(ascii: "u"), UInt8(ascii: "e")): return .tuesday
+    case (UInt8(ascii: "w"), UInt8(ascii: "e"), UInt8(ascii: "d")): return .wednesday
+    case (UInt8(ascii: "t"), UInt8(ascii: "h"), UInt8(ascii: "u")): return .thursday
+    case (UInt8(ascii: "f"), UInt8(ascii: "r"), UInt8(ascii: "i")): return .friday
+    case (UInt8(ascii: "s"), UInt8(ascii: "a"), UInt8(ascii: "t")): return .saturday
+    case (UInt8(ascii: "s"), UInt8(ascii: "u"), UInt8(ascii: "n")): return .sunday
+    default: return nil
     }
   }
 
@@ -30,13 +53,24 @@ public enum AlarmTextFormats {
   }
 
   private static func clockTime(_ utf8: Substring.UTF8View) -> LocalTime? {
-    guard
-      let fields = digitFields(
-        utf8, widths: utf8.count == 8 ? [2, 2, 2] : [2, 2], separator: UInt8(ascii: ":"))
-    else { return nil }
-    let second = fields.count == 3 ? fields[2] : 0
-    guard second < 60 else { return nil }
-    return LocalTime(hour: fields[0], minute: fields[1], second: second)
+    // Two digits, a colon, two digits, and optionally a colon and two digits more.
+    guard utf8.count == 5 || utf8.count == 8 else { return nil }
+    var fields = (0, 0, 0)
+    for (offset, byte) in utf8.enumerated() {
+      if offset % 3 == 2 {
+        guard byte == UInt8(ascii: ":") else { return nil }
+        continue
+      }
+      guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+      let digit = Int(byte - UInt8(ascii: "0"))
+      switch offset / 3 {
+      case 0: fields.0 = fields.0 * 10 + digit
+      case 1: fields.1 = fields.1 * 10 + digit
+      default: fields.2 = fields.2 * 10 + digit
+      }
+    }
+    guard fields.2 < 60 else { return nil }
+    return LocalTime(hour: fields.0, minute: fields.1, second: fields.2)
   }
 
   /// Writes `HH:mm`, or `HH:mm:ss` when the seconds are not zero.

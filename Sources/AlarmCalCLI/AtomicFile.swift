@@ -11,8 +11,7 @@ enum AtomicFile {
     let message: String
   }
 
-  static func write(_ text: String, to path: String) throws(WriteError) {
-    let bytes = Array(text.utf8)
+  static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
     let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     var status = stat()
     let exists = stat(target, &status) == 0

@@ -134,10 +134,7 @@ enum ConvertCommand {
         return .badData
       }
     case .ics:
-      let text: String
-      switch InputFile.utf8Text(bytes) {
-      case .success(let decoded): text = decoded
-      case .failure(let failure):
+      if let failure = InputFile.checkUTF8(bytes) {
         err.write(
           "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
         )
@@ -146,7 +143,7 @@ enum ConvertCommand {
       let importer = AlarmImporter(
         fileName: name, defaultTimeZone: options.zone.identifier, now: options.now)
       do {
-        let result = try importer.importAlarms(fromText: text)
+        let result = try importer.importAlarms(fromUTF8: bytes)
         // Losses and warnings in one report, in file order.
         let report =
           result.losses.map { ($0.line ?? 0, $0.description) }
@@ -169,20 +166,20 @@ enum ConvertCommand {
       }
     }
 
-    let output: String
+    let output: [UInt8]
     switch outputFormat {
     case .json:
-      output = AlarmFileWriter.text(alarms)
+      output = AlarmFileWriter.bytes(alarms)
     case .ics:
       do {
-        output = try AlarmExporter(now: options.now, timestamp: options.timestamp).text(alarms)
+        output = try AlarmExporter(now: options.now, timestamp: options.timestamp).bytes(alarms)
       } catch {
         err.write("\(name): \(error)\n")
         return .badData
       }
     }
     guard let path = options.output, path != "-" else {
-      context.standardOutput.write(output)
+      context.standardOutput.write(bytes: output)
       return .success
     }
     do {

@@ -20,7 +20,36 @@ struct ContentLineWriter {
 
   /// Appends text to the current content line.
   mutating func append(_ text: String) {
-    bytes.append(contentsOf: text.utf8)
+    // Copying the UTF-8 in one piece beats appending it a byte at a time.
+    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+    if copied == nil { bytes.append(contentsOf: text.utf8) }
+  }
+
+  /// Appends text as a TEXT value, escaped (RFC 5545 §3.3.11).
+  mutating func append(escaping text: String) {
+    append(TextEscaping.escape(text))
+  }
+
+  /// Appends a DATE-TIME's `YYYYMMDDTHHMMSS`.
+  mutating func append(_ local: LocalDateTime) {
+    local.appendICalString(to: &bytes)
+  }
+
+  /// Appends a DATE's `YYYYMMDD`.
+  mutating func append(_ date: LocalDate) {
+    date.appendICalString(to: &bytes)
+  }
+
+  /// Appends a DURATION's canonical text.
+  mutating func append(_ duration: ICalDuration) {
+    duration.appendText(to: &bytes)
+  }
+
+  /// Gives up the text written so far, leaving the writer empty.
+  mutating func takeBytes() -> [UInt8] {
+    lineStart = 0
+    defer { bytes = [] }
+    return bytes
   }
 
   /// Appends one ASCII character to the current content line.

@@ -81,16 +81,43 @@ public struct ICalDuration: Hashable, Sendable, CustomStringConvertible {
 
   /// The canonical text, e.g. `-PT15M`, `P1D`, `P1W`, `PT0S`.
   public var description: String {
-    var text = isNegative ? "-P" : "P"
-    if days == 0 && seconds == 0 { return text + "T0S" }
-    if seconds == 0 && days % 7 == 0 { return text + "\(days / 7)W" }
-    if days > 0 { text += "\(days)D" }
-    if seconds > 0 {
-      text += "T"
-      if seconds / 3600 > 0 { text += "\(seconds / 3600)H" }
-      if seconds / 60 % 60 > 0 { text += "\(seconds / 60 % 60)M" }
-      if seconds % 60 > 0 { text += "\(seconds % 60)S" }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(16)
+    appendText(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends ``description``'s bytes.
+  func appendText(to bytes: inout [UInt8]) {
+    if isNegative { bytes.append(UInt8(ascii: "-")) }
+    bytes.append(UInt8(ascii: "P"))
+    if days == 0 && seconds == 0 {
+      bytes.append(UInt8(ascii: "T"))
+      bytes.append(UInt8(ascii: "0"))
+      bytes.append(UInt8(ascii: "S"))
+      return
     }
-    return text
+    if seconds == 0 && days % 7 == 0 {
+      Self.appendPart(days / 7, UInt8(ascii: "W"), to: &bytes)
+      return
+    }
+    if days > 0 { Self.appendPart(days, UInt8(ascii: "D"), to: &bytes) }
+    if seconds > 0 {
+      bytes.append(UInt8(ascii: "T"))
+      if seconds / 3600 > 0 { Self.appendPart(seconds / 3600, UInt8(ascii: "H"), to: &bytes) }
+      if seconds / 60 % 60 > 0 { Self.appendPart(seconds / 60 % 60, UInt8(ascii: "M"), to: &bytes) }
+      if seconds % 60 > 0 { Self.appendPart(seconds % 60, UInt8(ascii: "S"), to: &bytes) }
+    }
+  }
+
+  /// Appends `number` in decimal and the letter that names its unit.
+  private static func appendPart(_ number: Int, _ unit: UInt8, to bytes: inout [UInt8]) {
+    if number >= 0 && number < 100 {
+      if number >= 10 { bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: number / 10)) }
+      bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: number % 10))
+    } else {
+      bytes.append(contentsOf: String(number).utf8)
+    }
+    bytes.append(unit)
   }
 }

@@ -62,7 +62,24 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
   public var description: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
 
   /// The RFC 5545 DATE form `YYYYMMDD`.
-  public var icalString: String { "\(pad(year, 4))\(pad(month, 2))\(pad(day, 2))" }
+  public var icalString: String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(8)
+    appendICalString(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends ``icalString``'s bytes.
+  func appendICalString(to bytes: inout [UInt8]) {
+    if (0...9999).contains(year) {
+      appendTwoDigits(year / 100, to: &bytes)
+      appendTwoDigits(year % 100, to: &bytes)
+    } else {
+      bytes.append(contentsOf: pad(year, 4).utf8)
+    }
+    appendTwoDigits(month, to: &bytes)
+    appendTwoDigits(day, to: &bytes)
+  }
 
   /// Orders by day.
   public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool {
@@ -173,7 +190,19 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
   /// The RFC 5545 form `YYYYMMDDTHHMMSS` (without `Z`).
   public var icalString: String {
-    "\(date.icalString)T\(pad(time.hour, 2))\(pad(time.minute, 2))\(pad(time.second, 2))"
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(15)
+    appendICalString(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends ``icalString``'s bytes.
+  func appendICalString(to bytes: inout [UInt8]) {
+    date.appendICalString(to: &bytes)
+    bytes.append(UInt8(ascii: "T"))
+    appendTwoDigits(time.hour, to: &bytes)
+    appendTwoDigits(time.minute, to: &bytes)
+    appendTwoDigits(time.second, to: &bytes)
   }
 
   /// Orders by date, then time.

@@ -2,6 +2,8 @@
 public enum TextEscaping {
   /// Escapes text for a TEXT value.
   public static func escape(_ text: String) -> String {
+    // Most text (ids, labels, names) holds nothing to escape.
+    guard needsEscaping(text) else { return text }
     var out = ""
     out.reserveCapacity(text.utf8.count)
     var previousWasCR = false
@@ -18,6 +20,16 @@ public enum TextEscaping {
       previousWasCR = scalar == "\r"
     }
     return out
+  }
+
+  /// Whether `text` holds a character that ``escape(_:)`` changes.
+  static func needsEscaping(_ text: String) -> Bool {
+    func special(_ byte: UInt8) -> Bool {
+      byte == UInt8(ascii: "\\") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: ",")
+        || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n")
+    }
+    return text.utf8.withContiguousStorageIfAvailable { $0.contains(where: special) }
+      ?? text.utf8.contains(where: special)
   }
 
   /// Undoes TEXT escapes; an unknown escape keeps the character after the backslash.

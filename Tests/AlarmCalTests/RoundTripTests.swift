@@ -97,6 +97,22 @@ import Testing
     #expect(compared >= 1, "\(name): no alarm was compared")
   }
 
+  @Test("the alarm file's bytes are what the JSON writer prints for its JSON value")
+  func fileBytesMatchJSONValue() {
+    var alarms = Self.generatedAlarms()
+    let withSeconds = LocalTime(secondsSinceMidnight: 7 * 3600 + 30 * 60 + 15)
+    alarms.append(Alarm(id: "s1", schedule: .time(withSeconds, repeat: [.sunday]), timeZone: "UTC"))
+    alarms.append(
+      Alarm(
+        id: "s2", schedule: .at(LocalDateTime(LocalDate(daysSince1970: 0), withSeconds)),
+        snoozeMinutes: 100, timeZone: "UTC"))
+    for list in [alarms, []] {
+      var expected = JSONWriter(style: .pretty).string(from: AlarmFileWriter.json(list))
+      expected += "\n"
+      #expect(String(decoding: AlarmFileWriter.bytes(list), as: UTF8.self) == expected)
+    }
+  }
+
   @Test(".ics → alarms → .ics keeps the ring times of the import test cases")
   func ringTimesKeptForImportCases() throws {
     let compared = try checkRingTimes(try fixtureText("import-cases.ics"), name: "import-cases.ics")

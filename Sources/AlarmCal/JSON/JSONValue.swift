@@ -39,10 +39,11 @@ extension JSONValue {
   /// The value of the first member named `key`, or `nil` if there is none or this is not an object.
   public subscript(key: String) -> JSONValue? {
     guard case .object(let members) = self else { return nil }
-    for member in members where member.key == key {
-      return member.value
-    }
-    return nil
+    // Most keys differ in length, which is quicker to compare than their text.
+    let count = key.utf8.count
+    guard let index = members.firstIndex(where: { $0.key.utf8.count == count && $0.key == key })
+    else { return nil }
+    return members[index].value
   }
 
   /// The string, if this is a string.

@@ -186,33 +186,60 @@ private struct CalendarMapper {
       if isOverride { overrides[key] = newer } else { masters[key] = newer }
     }
     let currentOnes = Set(masters.values).union(overrides.values)
-    for (index, item) in items.enumerated() where currentOnes.contains(index) {
-      let valarms = item.components(named: "VALARM")
-      let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape) ?? ""
-      guard item.hasProperty(uppercased: "RECURRENCE-ID") else {
-        guard !valarms.isEmpty else { continue }
-        if uid.isEmpty {
-          warn(item, "has no UID; its alarm's id \(keys[index]) is derived from its content")
-        }
-        mapItem(item, valarms: valarms, id: keys[index])
-        continue
-      }
-      let master = masters[keys[index]].map { items[$0] }
-      if let master, !master.components(named: "VALARM").isEmpty {
-        let original = describe(item.property(uppercased: "RECURRENCE-ID"))
-        let start = describe(item.property(uppercased: "DTSTART"))
-        let change = start.isEmpty || start == original ? "is changed" : "is moved to \(start)"
-        lose(
-          item,
-          "the instance of \(original) \(change) (RECURRENCE-ID), and a clock alarm has no exceptions",
-          .alarmKept("it rings at the series' time that day"))
-        continue
-      }
-      // An instance whose series is not here (a CalDAV server's expanded answer) or has no
-      // alarm rings on its own: a one-shot alarm, its id naming the instance.
-      guard !valarms.isEmpty else { continue }
-      mapItem(item, valarms: valarms, id: "\(keys[index])#\(instanceKey(item))")
+    let current = items.indices.filter { currentOnes.contains($0) }
+    // The current items are mapped in runs at once, each run by a copy of this mapper; what
+    // they give is added in item order, as if mapped in turn.
+    // Each distinct RRULE is read once here, not once in every run.
+    for index in current {
+      for rule in items[index].properties(named: "RRULE") { _ = readRule(rule.value) }
     }
+    var copy = self
+    (copy.alarms, copy.losses, copy.warnings) = ([], [], [])
+    let (piece, currentMasters) = (copy, masters)
+    let done = ParallelWork.map(ParallelWork.runs(of: current.count)) { run in
+      var mapper = piece
+      for position in run {
+        mapper.mapCurrent(current[position], of: items, keys: keys, masters: currentMasters)
+      }
+      return mapper
+    }
+    for mapper in done {
+      alarms += mapper.alarms
+      losses += mapper.losses
+      warnings += mapper.warnings
+    }
+  }
+
+  /// Maps `items[index]`, the current revision of its master or override.
+  private mutating func mapCurrent(
+    _ index: Int, of items: [ICalComponent], keys: [String], masters: [String: Int]
+  ) {
+    let item = items[index]
+    let valarms = item.components(named: "VALARM")
+    let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape) ?? ""
+    guard item.hasProperty(uppercased: "RECURRENCE-ID") else {
+      guard !valarms.isEmpty else { return }
+      if uid.isEmpty {
+        warn(item, "has no UID; its alarm's id \(keys[index]) is derived from its content")
+      }
+      mapItem(item, valarms: valarms, id: keys[index])
+      return
+    }
+    let master = masters[keys[index]].map { items[$0] }
+    if let master, !master.components(named: "VALARM").isEmpty {
+      let original = describe(item.property(uppercased: "RECURRENCE-ID"))
+      let start = describe(item.property(uppercased: "DTSTART"))
+      let change = start.isEmpty || start == original ? "is changed" : "is moved to \(start)"
+      lose(
+        item,
+        "the instance of \(original) \(change) (RECURRENCE-ID), and a clock alarm has no exceptions",
+        .alarmKept("it rings at the series' time that day"))
+      return
+    }
+    // An instance whose series is not here (a CalDAV server's expanded answer) or has no
+    // alarm rings on its own: a one-shot alarm, its id naming the instance.
+    guard !valarms.isEmpty else { return }
+    mapItem(item, valarms: valarms, id: "\(keys[index])#\(instanceKey(item))")
   }
 
   private func revision(_ items: [ICalComponent], _ index: Int) -> ComponentRevision {

@@ -3,15 +3,17 @@ import Foundation
 import ICalendar
 import Testing
 
-/// `upcoming` and `validate` work on a large calendar in pieces at once (``ParallelWork``); what
+/// `upcoming`, `convert` and `validate` work on a large calendar in pieces at once; what
 /// they give must not depend on that. Run under `scripts/sanitize thread` in CI.
 @Suite struct PiecesTests {
   /// A calendar of `count` weekly events, several revisions of one UID spread through it, and
   /// every seventh event without DTSTAMP (an error at its BEGIN line).
-  static func calendar(_ count: Int) -> (text: String, missingStampLines: [Int]) {
+  static func calendar(_ count: Int) -> (text: String, missingStampLines: [Int], begins: [Int]) {
     var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//alarmcal//pieces//EN"]
     var missing: [Int] = []
+    var begins: [Int] = []
     for index in 0..<count {
+      begins.append(lines.count + 1)
       let uid = index % 1_000 == 999 ? "revised" : "event-\(index)"
       missing += index % 7 == 3 ? [lines.count + 1] : []
       lines += ["BEGIN:VEVENT", "UID:\(uid)", "SEQUENCE:\(index / 1_000)"]
@@ -24,13 +26,13 @@ import Testing
       ]
     }
     lines.append("END:VCALENDAR")
-    return (lines.joined(separator: "\r\n") + "\r\n", missing)
+    return (lines.joined(separator: "\r\n") + "\r\n", missing, begins)
   }
 
   @Test("a calendar read in pieces gives each event's firings and ids, as each read alone")
   func upcomingInPieces() throws {
     let count = 12_000
-    let (text, _) = Self.calendar(count)
+    let (text, _, _) = Self.calendar(count)
     let schedule = try FiringSchedule.reading(text, name: "p.ics", zone: .utc)
     var whole: [Firing] = []
     var copy = schedule
@@ -67,9 +69,24 @@ import Testing
     #expect(inPieces.first?.components.count == 12_000)
   }
 
+  @Test("import maps a large calendar in runs and gives its alarms and reports in file order")
+  func importInPieces() throws {
+    let count = 12_000
+    let (text, _, begins) = Self.calendar(count)
+    let importer = AlarmImporter(fileName: "p.ics", defaultTimeZone: "UTC", now: testNow)
+    let result = try importer.importAlarms(fromText: text)
+    // Every UID once; "revised" at the place of its latest revision, the last event.
+    let expected = (0..<count).filter { $0 % 1_000 != 999 }.map { "event-\($0)" } + ["revised"]
+    #expect(result.alarms.map(\.id) == expected)
+    // The older revisions of "revised", each named at its BEGIN line.
+    let older = result.warnings.filter { $0.message.contains("older revision") }
+    #expect(older.map(\.line) == (0..<11).map { begins[999 + 1_000 * $0] })
+    #expect(result.losses.map { $0.line ?? 0 } == result.losses.map { $0.line ?? 0 }.sorted())
+  }
+
   @Test("validate checks a calendar in runs at once and reports in file order")
   func validateInPieces() throws {
-    let (text, missing) = Self.calendar(12_000)
+    let (text, missing, _) = Self.calendar(12_000)
     let found = Validator.validate(Array(text.utf8), file: "p.ics").filter {
       $0.message.contains("DTSTAMP")
     }

@@ -46,7 +46,11 @@ struct FiringPrinter: ~Copyable {
   /// Writes what has been gathered.
   mutating func flush() {
     guard pending.count > 0 else { return }
-    sink.write(bytes: pending.bytes)
+    if let file = sink as? FileHandleSink {
+      file.write(pending)
+    } else {
+      sink.write(bytes: pending.bytes)
+    }
     pending.removeAll()
   }
 
@@ -184,6 +188,9 @@ struct FiringJSONWriter {
   private var triggerDays = ReadingDigits()
   private var startDays = ReadingDigits()
   private var localDays = ReadingDigits()
+  /// The last offset written, and its `+HH:MM`.
+  private var lastOffset = Int.min
+  private var offsetWord: UInt64 = 0
 
   init(zone: TimeZoneRules) {
     self.zone = zone
@@ -239,15 +246,7 @@ struct FiringJSONWriter {
   /// Appends the id as ``FiringID/description`` writes it: `8-4-4-4-12` upper-case hex digits,
   /// the third group skipping the four bits before it (the version's place is in the text).
   static func appendID(_ id: FiringID, to output: inout ByteWriter) {
-    output.appendHex(id.high, from: 60, count: 8)
-    output.append(UInt8(ascii: "-"))
-    output.appendHex(id.high, from: 28, count: 4)
-    output.append(UInt8(ascii: "-"))
-    output.appendHex(id.high, from: 12, count: 4)
-    output.append(UInt8(ascii: "-"))
-    output.appendHex(id.low, from: 60, count: 4)
-    output.append(UInt8(ascii: "-"))
-    output.appendHex(id.low, from: 44, count: 12)
+    output.appendUUID(id.high, id.low)
   }
 
   /// Appends ISO 8601 in the display zone with its offset, e.g. `2026-12-03T07:00:00+01:00`
@@ -255,29 +254,47 @@ struct FiringJSONWriter {
   mutating func appendLocalISO(_ instant: Instant, to output: inout ByteWriter) {
     let offset = zone.offset(at: instant)
     localDays.append(instant.secondsSince1970 + Int64(offset), to: &output)
-    let magnitude = abs(offset)
-    output.append(UInt8(ascii: offset < 0 ? "-" : "+"))
-    output.appendTwoDigits(magnitude / 3600 % 100)
-    output.append(UInt8(ascii: ":"))
-    output.appendTwoDigits(magnitude / 60 % 60)
+    if offset != lastOffset {
+      let magnitude = abs(offset)
+      offsetWord =
+        UInt64(UInt8(ascii: offset < 0 ? "-" : "+"))
+        | ByteWriter.twoDigits(magnitude / 3600 % 100) << 8
+        | UInt64(UInt8(ascii: ":")) << 24 | ByteWriter.twoDigits(magnitude / 60 % 60) << 32
+      lastOffset = offset
+    }
+    output.appendWord(offsetWord, count: 6)
   }
 }
 
-/// Writes wall-clock readings as `YYYY-MM-DDTHH:MM:SS`, remembering the last day's date: firings
-/// in time order write many readings of one day, and working a day number out into a date is
-/// most of the cost of writing one.
+/// Writes wall-clock readings as `YYYY-MM-DDTHH:MM:SS`, remembering the last reading's bytes:
+/// firings in time order write many readings of one day and many of one moment, and working
+/// a day number out into a date is most of the cost of writing one.
 struct ReadingDigits {
   private var day = Int64.min
-  private var date = LocalDate(daysSince1970: 0)
+  private var second = -1
+  /// `DDT` of the last day.
+  private var dayWord: UInt64 = 0
+  /// The last reading's 19 bytes: `YYYY-MM-`, `DDTHH:MM`, `:SS`.
+  private var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
 
   /// Appends the reading `seconds` after 1970-01-01T00:00:00 (the year's last four digits).
   mutating func append(_ seconds: Int64, to output: inout ByteWriter) {
     let days = (seconds >= 0 ? seconds : seconds - 86_399) / 86_400
-    if days != day {
-      date = LocalDate(daysSince1970: Int(days))
-      day = days
+    let secondOfDay = Int(seconds - days * 86_400)
+    if days != day || secondOfDay != second {
+      if days != day {
+        let date = LocalDate(daysSince1970: Int(days))
+        words.0 = ByteWriter.yearAndMonth(date)
+        dayWord = ByteWriter.twoDigits(date.day) | UInt64(UInt8(ascii: "T")) << 16
+        day = days
+      }
+      let time = ByteWriter.timeOfDay(secondOfDay)
+      words.1 = dayWord | time << 24
+      words.2 = time >> 40
+      second = secondOfDay
     }
-    output.appendDate(date)
-    output.appendTimeOfDay(Int(seconds - days * 86_400))
+    output.appendWord(words.0, count: 8)
+    output.appendWord(words.1, count: 8)
+    output.appendWord(words.2, count: 3)
   }
 }

@@ -52,6 +52,15 @@ public final class FileHandleSink: TextSink, @unchecked Sendable {
     failure = AtomicFile.writeAll(bytes, to: descriptor)
   }
 
+  /// Writes what `writer` holds without copying it out first; a failure is kept as by
+  /// ``write(bytes:)``.
+  func write(_ writer: borrowing ByteWriter) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard failure == nil else { return }
+    failure = writer.write(to: descriptor)
+  }
+
   /// Why a write failed, if one did.
   public var writeFailure: String? {
     lock.lock()

@@ -115,11 +115,9 @@ enum UpcomingCommand {
       format: options.format, zone: options.zone, now: options.now, colour: colour,
       sink: context.standardOutput)
     printer.begin()
-    let late = schedule.firings(from: options.from, to: options.to, limit: options.limit) {
-      printer.print($0)
-    }
+    schedule.startFirings(from: options.from, to: options.to, limit: options.limit)
     // "No alarms in this window." would be false next to a file that could not be read.
-    printer.end(sayWhenEmpty: !failed)
+    let late = OverlappedPrinting.printAll(of: schedule, with: printer, sayWhenEmpty: !failed)
     for warning in late { err.write("warning: \(warning)\n") }
     return failed ? .problemsFound : .success
   }

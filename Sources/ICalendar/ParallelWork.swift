@@ -28,12 +28,43 @@ public enum ParallelWork {
     return pieces.results()
   }
 
+  /// Runs `first` and `second` side by side and returns when both are done: two stages of a
+  /// pipeline, each working on state the other does not touch. With one processor they run in
+  /// turn on the calling thread.
+  public static func both(_ first: @Sendable () -> Void, _ second: @Sendable () -> Void) {
+    guard ProcessInfo.processInfo.activeProcessorCount > 1 else {
+      first()
+      second()
+      return
+    }
+    let gate = Gate()
+    gate.synchronize()
+    DispatchQueue.concurrentPerform(iterations: 2) { stage in
+      gate.synchronize()
+      if stage == 0 { first() } else { second() }
+      gate.synchronize()
+    }
+    gate.synchronize()
+  }
+
   /// `0..<count` cut into consecutive runs for ``map(_:_:)``: about four per processor, so that
   /// no processor waits long for another, and none shorter than `minimum`.
   public static func runs(of count: Int, minimum: Int = 1_000) -> [Range<Int>] {
     let wanted = 4 * ProcessInfo.processInfo.activeProcessorCount
     let length = max(minimum, (count + wanted - 1) / max(wanted, 1), 1)
     return stride(from: 0, to: count, by: length).map { $0..<min(count, $0 + length) }
+  }
+
+  /// A lock taken and released at once: what one thread wrote before is then seen, by
+  /// ThreadSanitizer too (it cannot see inside libdispatch), as written before what the next
+  /// thread to pass does.
+  private final class Gate: Sendable {
+    private let lock = NSLock()
+
+    func synchronize() {
+      lock.lock()
+      lock.unlock()
+    }
   }
 
   /// The pieces' inputs and results. Each slot is taken or written once, by its piece, under a

@@ -454,4 +454,33 @@ extension SchedulerTests {
     try schedule.read(Array(("BEGIN:VCALENDAR\r\n" + Self.zone + Self.event("a")).utf8), file: "ok")
     #expect(schedule.seriesCount == 1)
   }
+
+  @Test(
+    "firings taken in batches are the firings handed to a callback, in order, with the same warnings",
+    arguments: [
+      ("dst.ics", nil), ("overrides.ics", nil), ("thisandfuture.ics", nil), ("ack.ics", nil),
+      ("exdate-rdate.ics", 5),  // the limit falls inside a batch
+      ("hostile.ics", nil),
+    ] as [(String, Int?)])
+  func batches(_ fixture: String, limit: Int?) throws {
+    let text = try fixtureText("schedule/\(fixture)")
+    let zone = try #require(TimeZoneRules(identifier: "Europe/Berlin"))
+    let (from, to) = (try instant("20000101T000000Z"), try instant("20300101T000000Z"))
+    var called = try FiringSchedule.reading(text, name: fixture, zone: zone, workLimit: 5_000)
+    var expected: [Firing] = []
+    let late = called.firings(from: from, to: to, limit: limit) { expected.append($0) }
+    var batched = try FiringSchedule.reading(text, name: fixture, zone: zone, workLimit: 5_000)
+    batched.startFirings(from: from, to: to, limit: limit)
+    var firings: [Firing] = []
+    var batch = FiringBatch()
+    repeat {
+      batch.removeAll()
+      batched.nextFirings(max: 3, into: &batch)
+      #expect(batch.count <= 3)
+      for index in 0..<batch.count { firings.append(batch[index]) }
+    } while !batch.isEmpty
+    #expect(firings == expected)
+    #expect(firings.map(\.id) == expected.map(\.id))
+    #expect(batched.lateWarnings.map(\.description) == late.map(\.description))
+  }
 }

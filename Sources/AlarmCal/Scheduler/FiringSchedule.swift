@@ -19,6 +19,15 @@ public struct FiringSchedule {
   private var fileCount = 0
   /// Problems found while reading the calendars.
   public private(set) var warnings: [SchedulerWarning] = []
+  /// Problems found while handing out firings (rules cut off by the work limit).
+  public private(set) var lateWarnings: [SchedulerWarning] = []
+  /// The walks with firings left, earliest first, once firings are asked for.
+  private var queue = WalkQueue()
+  /// The end of the firings asked for, and how many more may be handed out.
+  private var end = Instant(secondsSince1970: 0)
+  private var remaining = 0
+  /// Each walk's series, in the walks' order, for batches to make firings from.
+  private var seriesOfWalks: [AlarmSeries] = []
 
   /// How many recurrence instances all series have looked at so far: a measure of laziness.
   public var instancesExamined: Int { walks.reduce(0) { $0 + $1.instancesExamined } }
@@ -96,28 +105,64 @@ public struct FiringSchedule {
   public mutating func firings(
     from: Instant, to: Instant?, limit: Int?, emit: (Firing) -> Void
   ) -> [SchedulerWarning] {
+    startFirings(from: from, to: to, limit: limit)
+    let skipAcknowledged = !includeAcknowledged
+    takeFirings(max: .max) { walk, _ in
+      guard let firing = walk.takeHead(unlessAcknowledged: skipAcknowledged) else { return false }
+      emit(firing)
+      return true
+    }
+    return lateWarnings
+  }
+
+  /// Starts handing out the firings in `from..<to` (to: nil for no end), in time order, at most
+  /// `limit` of them, a batch at a time by ``nextFirings(max:into:)``. Once per schedule: the
+  /// series' walks do not go back.
+  public mutating func startFirings(from: Instant, to: Instant?, limit: Int?) {
     let ranks = rankSeries()
-    var found: [SchedulerWarning] = []
     for index in walks.indices {
       walks[index].rank = ranks[index]
       walks[index].start(at: from)
       // A walk may use its whole work limit finding its first firing.
-      Self.noteWorkLimit(&walks[index], workLimit: workLimit, into: &found)
+      Self.noteWorkLimit(&walks[index], workLimit: workLimit, into: &lateWarnings)
     }
     let horizon = Instant(secondsSince1970: 253_402_300_799)  // 9999-12-31T23:59:59Z
-    let end = min(to ?? horizon, horizon)
-    var queue = WalkQueue(walks.indices.filter { walks[$0].headTrigger != nil }, in: walks)
-    var emitted = 0
-    while let next = queue.first, let trigger = walks[next].headTrigger, trigger < end {
-      if let firing = walks[next].takeHead(unlessAcknowledged: !includeAcknowledged) {
-        emit(firing)
-        emitted += 1
-        if let limit, emitted >= limit { break }
+    end = min(to ?? horizon, horizon)
+    remaining = limit ?? .max
+    queue = WalkQueue(walks.indices.filter { walks[$0].headTrigger != nil }, in: walks)
+    seriesOfWalks = walks.map(\.series)
+  }
+
+  /// Appends the next firings, at most `max` of them, to `batch`; none once every firing asked
+  /// for by ``startFirings(from:to:limit:)`` has been handed out.
+  public mutating func nextFirings(max: Int, into batch: inout FiringBatch) {
+    let skipAcknowledged = !includeAcknowledged
+    if batch.series.count != walks.count { batch.series = seriesOfWalks }
+    takeFirings(max: max) { walk, place in
+      guard let entry = walk.takeHeadEntry(unlessAcknowledged: skipAcknowledged, place: place)
+      else { return false }
+      batch.entries.append(entry)
+      return true
+    }
+  }
+
+  /// Takes the next firings, at most `max` of them, each by one call of `take` on the walk whose
+  /// head it is; `take` says whether it handed a firing out (an acknowledged one is passed
+  /// over unless asked for).
+  private mutating func takeFirings(max: Int, _ take: (inout SeriesWalk, Int) -> Bool) {
+    var taken = 0
+    while taken < max, remaining > 0, let next = queue.first,
+      let trigger = walks[next].headTrigger, trigger < end
+    {
+      if take(&walks[next], next) {
+        taken += 1
+        remaining -= 1
+        // The last firing asked for ends the walk at once.
+        if remaining == 0 { return }
       }
-      Self.noteWorkLimit(&walks[next], workLimit: workLimit, into: &found)
+      Self.noteWorkLimit(&walks[next], workLimit: workLimit, into: &lateWarnings)
       queue.firstMoved(in: walks)
     }
-    return found
   }
 
   /// A warning, once per walk, when its rule stopped on the work limit.
@@ -165,7 +210,10 @@ private struct WalkQueue {
   }
 
   /// The earliest next firing first.
-  private var heap: [Entry]
+  private var heap: [Entry] = []
+
+  /// An empty queue.
+  init() {}
 
   init(_ indices: [Int], in walks: [SeriesWalk]) {
     heap = indices.compactMap { index in

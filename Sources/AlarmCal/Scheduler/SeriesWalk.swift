@@ -84,6 +84,21 @@ struct SeriesWalk {
     return firing
   }
 
+  /// ``takeHead(unlessAcknowledged:)``, leaving a firing found in the series to be made when
+  /// it is read; `place` is the walk's in the batch's list of series.
+  mutating func takeHeadEntry(unlessAcknowledged: Bool, place: Int) -> FiringBatch.Entry? {
+    guard headTrigger != nil else { return nil }
+    var entry: FiringBatch.Entry?
+    if headRingsOnce {
+      let once = series.ringsOnce[onceIndex]
+      if !(unlessAcknowledged && once.acknowledged) { entry = .made(once) }
+    } else if let first = ahead.first, !(unlessAcknowledged && first.acknowledged) {
+      entry = .found(series: place, first)
+    }
+    advance()
+    return entry
+  }
+
   /// Passes over the head and finds the next one.
   mutating func advance() {
     guard headTrigger != nil else { return }

@@ -195,4 +195,42 @@ import Testing
     #expect(result.status == 64)
     #expect(result.stderr == "alarmcal upcoming: error: \(message)\n" + usageLine)
   }
+
+  @Test("thousands of firings printed in overlapping batches come out whole and in time order")
+  func manyBatches() throws {
+    // 40 daily alarms for a year: about 14,600 firings, many batches of the printing pipeline.
+    var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//alarmcal//batches//EN"]
+    for index in 0..<40 {
+      lines += [
+        "BEGIN:VEVENT", "UID:daily-\(index)", "DTSTAMP:20260101T000000Z",
+        "DTSTART:20260101T\(String(format: "%02d", index % 24))\(String(format: "%02d", index))00Z",
+        "RRULE:FREQ=DAILY", "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:d",
+        "TRIGGER:-PT\(index)M", "END:VALARM", "END:VEVENT",
+      ]
+    }
+    lines.append("END:VCALENDAR")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "alarmcal-batches-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("daily.ics")
+    try Data((lines.joined(separator: "\r\n") + "\r\n").utf8).write(to: file)
+    let result = runInProcess([
+      "upcoming", file.path, "--from", "2026-12-04T00:00:00Z", "--to", "2027-12-04T00:00:00Z",
+      "--format", "ndjson",
+    ])
+    #expect(result.status == 0)
+    let rows = try result.stdout.split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    // Each alarm rings once a day for 365 days; ids are all different; triggers never go back.
+    #expect(rows.count == 40 * 365)
+    let triggers = rows.compactMap { $0["trigger"] as? String }
+    #expect(triggers.count == rows.count)
+    #expect(triggers == triggers.sorted())
+    #expect(Set(rows.compactMap { $0["id"] as? String }).count == rows.count)
+    for index in 0..<40 {
+      #expect(rows.filter { $0["uid"] as? String == "daily-\(index)" }.count == 365)
+    }
+  }
 }

@@ -69,7 +69,7 @@ public enum ICalendarReader {
     builder.run()
     guard builder.tooDeepAt == nil, !builder.roots.isEmpty else { return nil }
     return CalendarOutline(
-      roots: builder.roots, childCounts: builder.childCounts, childStarts: builder.childStarts)
+      roots: builder.roots, childStarts: builder.childStarts)
   }
 
   /// Reads children `range` of top-level component `root` of `outline` (read from `bytes`)
@@ -114,10 +114,10 @@ public enum ICalendarReader {
 public struct CalendarOutline: Sendable {
   /// The top-level components.
   public let roots: [ICalComponent]
-  /// How many children each top-level component has (kept or not).
-  public let childCounts: [Int]
   /// Where each child of each top-level component begins.
   let childStarts: [[ChildStart]]
+  /// How many children each top-level component has (kept or not).
+  public var childCounts: [Int] { childStarts.map(\.count) }
 
   /// The children of the top-level components in runs to read at once
   /// (``ICalendarReader/children(_:of:in:bytes:visit:)``), in file order: each component's
@@ -230,8 +230,6 @@ private struct TreeBuilder {
   let scope: Scope
   let visit: (consuming ICalComponent, Int, ICalComponent) -> ICalComponent?
   var roots: [ICalComponent] = []
-  /// How many children each of `roots` has (kept or not).
-  var childCounts: [Int] = []
   /// Where each child of each of `roots` begins (recorded for ``Scope/calendarsAndZones``).
   var childStarts: [[ChildStart]] = []
   private var openRootChildStarts: [ChildStart] = []
@@ -247,8 +245,6 @@ private struct TreeBuilder {
   /// The open components, with the BEGIN line as written and where it starts.
   private var stack: [ICalComponent] = []
   private var opened: [(written: String, line: Int, start: Int, keeps: Bool)] = []
-  /// How many children of the open top-level component have been closed.
-  private var openRootChildren = 0
   /// How many properties the last component closed at each depth had: the capacity to reserve
   /// for the next one (a calendar's events tend to look alike).
   private var propertiesAtDepth = [Int](repeating: 0, count: ComponentNesting.maximumDepth)
@@ -466,14 +462,11 @@ private struct TreeBuilder {
       childrenLeft = 0
     case 0:
       roots.append(component)
-      childCounts.append(openRootChildren)
-      openRootChildren = 0
       if scope == .calendarsAndZones {
         childStarts.append(openRootChildStarts)
         openRootChildStarts = []
       }
     case 1:
-      openRootChildren += 1
       childrenLeft -= 1
       // Outside the scope, a calendar's child is visited as an empty shell and not kept.
       let kept = visit(component, roots.count, stack[0])

@@ -21,7 +21,7 @@ public enum ParallelWork {
       return results
     }
     let pieces = Pieces<Input, Result>(inputs)
-    pieces.synchronize()
+    pieces.gate.synchronize()
     DispatchQueue.concurrentPerform(iterations: pieces.count) { index in
       pieces.hand(body(pieces.take(index)), at: index)
     }
@@ -62,17 +62,20 @@ public enum ParallelWork {
     private let lock = NSLock()
 
     func synchronize() {
+      withLock {}
+    }
+
+    func withLock<Value>(_ body: () -> Value) -> Value {
       lock.lock()
-      lock.unlock()
+      defer { lock.unlock() }
+      return body()
     }
   }
 
-  /// The pieces' inputs and results. Each slot is taken or written once, by its piece, under a
-  /// lock that is held only for that. The lock also shows ThreadSanitizer, which cannot see
-  /// inside libdispatch, that the inputs were written before the pieces read them and the
-  /// results before the caller reads them.
+  /// The pieces' inputs and results. Each slot is taken or written once, by its piece, under the
+  /// gate's lock, held only for that; the lock also orders the writes for ThreadSanitizer.
   private final class Pieces<Input: Sendable, Result: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
+    let gate = Gate()
     private var inputs: [Input?]
     private var outputs: [Result?]
 
@@ -83,35 +86,27 @@ public enum ParallelWork {
 
     var count: Int { outputs.count }
 
-    /// Takes and releases the lock.
-    func synchronize() {
-      lock.lock()
-      lock.unlock()
-    }
-
     /// Input `index`, handed over: the pieces keep no reference to it.
     func take(_ index: Int) -> Input {
-      lock.lock()
-      defer { lock.unlock() }
-      guard let input = inputs[index] else { preconditionFailure("piece \(index) taken twice") }
-      inputs[index] = nil
-      return input
+      gate.withLock {
+        guard let input = inputs[index] else { preconditionFailure("piece \(index) taken twice") }
+        inputs[index] = nil
+        return input
+      }
     }
 
     func hand(_ result: Result, at index: Int) {
-      lock.lock()
-      outputs[index] = result
-      lock.unlock()
+      gate.withLock { outputs[index] = result }
     }
 
     func results() -> [Result] {
-      lock.lock()
-      defer { lock.unlock() }
-      var all = [Result?]()
-      swap(&all, &outputs)
-      let results = all.compactMap { $0 }
-      precondition(results.count == all.count, "a piece handed in no result")
-      return results
+      gate.withLock {
+        var all = [Result?]()
+        swap(&all, &outputs)
+        let results = all.compactMap { $0 }
+        precondition(results.count == all.count, "a piece handed in no result")
+        return results
+      }
     }
   }
 }

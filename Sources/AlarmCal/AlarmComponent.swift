@@ -55,6 +55,20 @@ struct AlarmComponent {
   }
   /// RFC 9074 UID of the alarm.
   var uid: String? { component.property(uppercased: "UID")?.text }
+  /// For an RFC 9074 snooze alarm (§7), the UID of the alarm it snoozes: the value of its
+  /// `RELATED-TO;RELTYPE=SNOOZE`.
+  var snoozeOf: String? { Self.snoozeOf(component) }
+
+  /// The name Thunderbird gives a pending snooze on the item, followed by `-<microseconds>` of
+  /// the instance for one instance of a series.
+  static let mozillaSnoozeTime = "X-MOZ-SNOOZE-TIME"
+
+  /// The UID that `valarm`'s `RELATED-TO;RELTYPE=SNOOZE` names, if it is a snooze alarm.
+  static func snoozeOf(_ valarm: ICalComponent) -> String? {
+    valarm.properties.first {
+      $0.name == "RELATED-TO" && $0.parameter(uppercased: "RELTYPE")?.asciiUppercased == "SNOOZE"
+    }?.text
+  }
 
   /// ACTION:NONE never rings: alarmcal's switched-off alarms and Apple's "no alert" placeholders.
   var isSwitchedOff: Bool { action == AlarmVocabulary.disabledAction }

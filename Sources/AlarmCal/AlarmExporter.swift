@@ -132,6 +132,7 @@ public struct AlarmExporter: Sendable {
     // An alarm does not make its owner busy (RFC 5545 §3.8.2.7).
     printer.write("TRANSP", value: "TRANSPARENT")
     printer.begin("VALARM")
+    printer.write("UID", text: AlarmIdentifier.alarmUID(forAlarm: alarm.id))
     printer.write(
       "ACTION",
       value: alarm.enabled ? AlarmVocabulary.enabledAction : AlarmVocabulary.disabledAction)

@@ -11,6 +11,13 @@ enum AlarmIdentifier {
     return uuidText(high, low)
   }
 
+  /// The RFC 9074 UID of the VALARM exported for the alarm `id`, unless the alarm keeps one
+  /// it was imported with: derived from the id, so every export of the alarm gives it the same
+  /// UID and a snooze written into one export names the alarm in the next.
+  static func alarmUID(forAlarm id: String) -> String {
+    derived(from: "VALARM\u{0}\(id)")
+  }
+
   /// Two 64-bit FNV-1a hashes, the second folding in the first, fed piece by piece (a firing's
   /// id hashes its parts without joining them into one key first).
   struct Hasher: Sendable {

@@ -18,6 +18,8 @@ public struct ExitCode: RawRepresentable, Equatable, Sendable, CustomStringConve
   public static let noInput = ExitCode(rawValue: 66)
   /// 74: the output could not be written.
   public static let ioError = ExitCode(rawValue: 74)
+  /// 75: another process was editing the file; trying again may work.
+  public static let temporaryFailure = ExitCode(rawValue: 75)
 
   /// The number.
   public var description: String { String(rawValue) }

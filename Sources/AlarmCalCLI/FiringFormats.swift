@@ -83,8 +83,9 @@ struct FiringTextWriter {
   let colour: Bool
 
   /// Appends `Thu 2026-12-03  07:00     in 22h 59m    Label  AUDIO  file.ics` and a new line:
-  /// the time with its seconds when they are not zero (a snooze at 06:15:05), and
-  /// `(acknowledged)` at the end of a row that `--include-acknowledged` lists.
+  /// the time with its seconds when they are not zero (a snooze at 06:15:05), `(snooze)` at
+  /// the end of a snooze's row, and `(acknowledged)` at the end of a row that
+  /// `--include-acknowledged` lists.
   func write(_ firing: Firing, to output: inout ByteWriter) {
     let local = zone.local(at: firing.trigger)
     output.append(Self.name(of: local.date.weekday))
@@ -102,6 +103,7 @@ struct FiringTextWriter {
     output.appendUTF8(firing.action)
     output.append("  ")
     output.appendUTF8(firing.file)
+    if firing.isSnooze { output.append("  (snooze)") }
     if firing.acknowledged { output.append("  (acknowledged)") }
     output.append(UInt8(ascii: "\n"))
   }
@@ -205,8 +207,8 @@ struct FiringJSONWriter {
   }
 
   /// The JSON object of one firing, compact: `trigger`, `local`, `uid`, `recurrenceId`,
-  /// `eventStart`, `summary`, `action`, `repeat`, `acknowledged`, `file` and `id`, in that
-  /// order.
+  /// `eventStart`, `summary`, `action`, `repeat`, `acknowledged`, `alarmUid`, `snooze`,
+  /// `snoozeOf`, `file` and `id`, in that order.
   mutating func writeJSON(_ firing: Firing, to output: inout ByteWriter) {
     output.append(#"{"trigger":""#)
     triggerDays.append(firing.trigger.secondsSince1970, to: &output)
@@ -226,21 +228,31 @@ struct FiringJSONWriter {
     output.append(#","eventStart":""#)
     startDays.append(firing.eventStart.secondsSince1970, to: &output)
     output.append(#"Z","summary":"#)
-    if let summary = firing.summary {
-      output.appendJSONString(summary)
-    } else {
-      output.append("null")
-    }
+    Self.appendOptionalString(firing.summary, to: &output)
     output.append(#","action":"#)
     output.appendJSONString(firing.action)
     output.append(#","repeat":"#)
     output.appendDecimal(firing.repeatIndex)
     output.append(firing.acknowledged ? #","acknowledged":true"# : #","acknowledged":false"#)
+    output.append(#","alarmUid":"#)
+    Self.appendOptionalString(firing.alarmUID, to: &output)
+    output.append(
+      firing.isSnooze ? #","snooze":true,"snoozeOf":"# : #","snooze":false,"snoozeOf":"#)
+    Self.appendOptionalString(firing.snoozeOf, to: &output)
     output.append(#","file":"#)
     output.appendJSONString(firing.file)
     output.append(#","id":""#)
     Self.appendID(firing.id, to: &output)
     output.append(#""}"#)
+  }
+
+  /// Appends a JSON string, or `null`.
+  private static func appendOptionalString(_ text: String?, to output: inout ByteWriter) {
+    if let text {
+      output.appendJSONString(text)
+    } else {
+      output.append("null")
+    }
   }
 
   /// Appends the id as ``FiringID/description`` writes it: `8-4-4-4-12` upper-case hex digits,

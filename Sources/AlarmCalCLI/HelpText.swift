@@ -11,6 +11,8 @@ enum HelpText {
       convert   Convert an alarm list to iCalendar (.ics) or an .ics file to an alarm list.
       upcoming  List when the alarms in .ics files go off.
       validate  Check .ics files and report every problem with its line and column.
+      snooze    Snooze a firing that rang: write it into its .ics file (RFC 9074).
+      dismiss   Stop a firing that rang: write it into its .ics file (RFC 9074).
       help      Show help for a command.
 
     Options:
@@ -82,10 +84,66 @@ enum HelpText {
 
     JSON fields: trigger (UTC), local (in --tz, with offset), uid, recurrenceId (the instance's
     original start in UTC, YYYY-MM-DD for all-day, null if it does not recur), eventStart (UTC),
-    summary, action, repeat (0, or k for the k-th REPEAT), acknowledged, file, id (stable across
-    runs and machines; usable as a notification request id).
+    summary, action, repeat (0, or k for the k-th REPEAT), acknowledged, alarmUid (the VALARM's
+    UID, null if none), snooze (true for a snooze's firing), snoozeOf (the UID of the alarm a
+    snooze belongs to, else null), file, id (stable across runs and machines, and across
+    snoozes and dismissals of other firings; usable as a notification request id).
 
     Exit status: 0 done, 1 a file could not be read (the others are still listed), 64 usage error.
+
+    """
+
+  static let snooze = """
+    Usage: alarmcal snooze FILE --id FIRING_ID (--minutes N | --until ISO) [--now ISO] [--tz ZONE]
+
+    Snooze a firing that has rung, as a clock app's "Snooze" button does, and write it into
+    FILE (RFC 9074 §7): the alarm that rang gets ACKNOWLEDGED (now) and a UID if it had none,
+    and a new VALARM with its own UID, RELATED-TO;RELTYPE=SNOOZE and an absolute UTC trigger
+    rings at the snooze's end. Snoozing a snooze replaces it. For an instance of a series the
+    alarm is the master's; later instances still ring. A file Thunderbird wrote gets
+    X-MOZ-LASTACK and X-MOZ-SNOOZE-TIME instead, as Thunderbird writes them. Only the
+    component that holds the alarm changes; every other byte stays.
+
+    Arguments:
+      FILE               The .ics file, edited in place (atomically; its permissions kept).
+
+    Options:
+      --id FIRING_ID     The firing's id, as 'alarmcal upcoming' lists it.
+      --minutes N        Ring again N minutes after --now (clock apps offer 5, 30, 60).
+      --until ISO        Ring again at this moment (read in --tz without an offset).
+      --now ISO          The present moment (default: now); the firing must have rung by then.
+      --tz ZONE          IANA zone for floating times and --until (default: the system zone).
+      -h, --help         Show this help.
+
+    Prints "snoozed ID until TIME; the snooze rings as SNOOZE_ID".
+    Exit status: 0 done, 1 no such firing (or it has not rung yet), 64 usage error,
+    65 unusable input data, 66 missing input, 74 write error, 75 the file was being
+    edited by another program (nothing was written; try again).
+
+    """
+
+  static let dismiss = """
+    Usage: alarmcal dismiss FILE --id FIRING_ID [--now ISO] [--tz ZONE]
+
+    Stop a firing that has rung, as a clock app's "Stop" button does, and write it into FILE
+    (RFC 9074 §6.1): the alarm gets ACKNOWLEDGED (now) and its pending snoozes are removed.
+    For an instance of a series, later instances still ring. A file Thunderbird wrote gets
+    X-MOZ-LASTACK, and its X-MOZ-SNOOZE-TIME for the firing is removed. Only the component
+    that holds the alarm changes; every other byte stays.
+
+    Arguments:
+      FILE               The .ics file, edited in place (atomically; its permissions kept).
+
+    Options:
+      --id FIRING_ID     The firing's id, as 'alarmcal upcoming' lists it (a snooze's too).
+      --now ISO          The present moment (default: now); the firing must have rung by then.
+      --tz ZONE          IANA zone for floating times (default: the system zone).
+      -h, --help         Show this help.
+
+    Prints "dismissed ID".
+    Exit status: 0 done, 1 no such firing (or it has not rung yet), 64 usage error,
+    65 unusable input data, 66 missing input, 74 write error, 75 the file was being
+    edited by another program (nothing was written; try again).
 
     """
 }

@@ -24,6 +24,10 @@ public enum Tool {
       return UpcomingCommand.run(rest, context: context)
     case "validate":
       return ValidateCommand.run(rest, context: context)
+    case "snooze":
+      return RespondCommand.run(rest, kind: .snooze, context: context)
+    case "dismiss":
+      return RespondCommand.run(rest, kind: .dismiss, context: context)
     default:
       let what = first.hasPrefix("-") ? "unknown option \(first)" : "unknown command '\(first)'"
       context.standardError.write(
@@ -58,6 +62,12 @@ public enum Tool {
       return .success
     case ["validate"]:
       context.standardOutput.write(ValidateCommand.helpText)
+      return .success
+    case ["snooze"]:
+      context.standardOutput.write(HelpText.snooze)
+      return .success
+    case ["dismiss"]:
+      context.standardOutput.write(HelpText.dismiss)
       return .success
     default:
       context.standardError.write(

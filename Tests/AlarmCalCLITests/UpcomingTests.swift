@@ -38,7 +38,8 @@ import Testing
     let keys =
       #"^\{"trigger":"[^"]+","local":"[^"]+","uid":"shapes","recurrenceId":"2026-01-0[56]","#
       + #""eventStart":"[^"]+","summary":null,"action":"DISPLAY","repeat":\d+,"#
-      + #""acknowledged":(true|false),"file":"[^"]+","id":"[0-9A-F-]{36}"\}$"#
+      + #""acknowledged":(true|false),"alarmUid":null,"snooze":false,"snoozeOf":null,"#
+      + #""file":"[^"]+","id":"[0-9A-F-]{36}"\}$"#
     for line in lines { #expect(line.wholeMatch(of: try Regex(keys)) != nil, "\(line)") }
     let objects = try lines.map {
       try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -110,7 +111,8 @@ import Testing
     #expect(result.stdout == "Sun 2007-03-11  03:30     in 2h 05m     Gap  AUDIO  \(file)\n")
   }
 
-  @Test("the text table shows seconds when a firing has them, and marks acknowledged rows")
+  @Test(
+    "the text table shows seconds when a firing has them, and marks snooze and acknowledged rows")
   func textTableSecondsAndAcknowledged() throws {
     let file = try fixturePath("snooze-in-override.ics")
     let result = runInProcess([
@@ -120,10 +122,66 @@ import Testing
     #expect(
       result.stdout == """
         Mon 2027-03-22  05:45     in 45m        Work (snoozed)  AUDIO  \(file)  (acknowledged)
-        Mon 2027-03-22  06:15:05  in 1h 15m     Work (snoozed)  AUDIO  \(file)
+        Mon 2027-03-22  06:15:05  in 1h 15m     Work (snoozed)  AUDIO  \(file)  (snooze)
         Tue 2027-03-23  05:45     in 1d 00h     Work  AUDIO  \(file)
 
         """)
+  }
+
+  @Test("json names the VALARM's UID and, for a snooze, the alarm it snoozes")
+  func alarmUIDAndSnoozeOf() throws {
+    let file = try fixturePath("snooze-in-override.ics")
+    let result = runInProcess([
+      "upcoming", file, "--now", "2027-03-22T05:00:00Z", "--limit", "3", "--format", "json",
+      "--include-acknowledged",
+    ])
+    let objects = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    #expect(objects.map { $0["alarmUid"] as? String } == ["a1", "s1", "a1"])
+    #expect(objects.map { $0["snoozeOf"] as? String } == [nil, "a1", nil])
+    #expect(objects.map { $0["snooze"] as? Bool } == [false, true, false])
+  }
+
+  @Test("a UID added to a VALARM (as a snooze adds it) leaves its firings' ids as they were")
+  func idsSurviveAnAddedAlarmUID() throws {
+    let folder = try temporaryFolder()
+    let before = """
+      BEGIN:VCALENDAR\r
+      VERSION:2.0\r
+      PRODID:x\r
+      BEGIN:VEVENT\r
+      UID:w\r
+      DTSTAMP:20270320T110000Z\r
+      DTSTART:20270322T054500Z\r
+      RRULE:FREQ=DAILY\r
+      BEGIN:VALARM\r
+      ACTION:AUDIO\r
+      TRIGGER:PT0S\r
+      END:VALARM\r
+      BEGIN:VALARM\r
+      ACTION:DISPLAY\r
+      DESCRIPTION:x\r
+      TRIGGER:-PT5M\r
+      END:VALARM\r
+      END:VEVENT\r
+      END:VCALENDAR\r
+
+      """
+    let after = before.replacingOccurrences(
+      of: "BEGIN:VALARM\r\nACTION:AUDIO", with: "BEGIN:VALARM\r\nUID:added\r\nACTION:AUDIO")
+    var ids: [[String]] = []
+    for (name, text) in [("before.ics", before), ("after.ics", after)] {
+      let url = folder.appendingPathComponent(name)
+      try Data(text.utf8).write(to: url)
+      let result = runInProcess([
+        "upcoming", url.path, "--now", "2027-03-22T00:00:00Z", "--limit", "4", "--format", "json",
+      ])
+      let objects = try #require(
+        try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+      ids.append(objects.compactMap { $0["id"] as? String })
+    }
+    #expect(ids[0].count == 4)
+    #expect(ids[0] == ids[1])
   }
 
   @Test("an unreadable file gets its error alone, without \"No alarms in this window.\"")

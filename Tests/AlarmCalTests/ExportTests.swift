@@ -23,7 +23,7 @@ import Testing
 
   /// The fixtures are what alarmcal printed through libical before its printer was written in
   /// Swift (29c743e): `alarmcal convert Samples/NAME.json --to ics --tz Europe/Paris --now
-  /// 2026-12-02T08:00:00Z`.
+  /// 2026-12-02T08:00:00Z`, with the one line added since: each VALARM's RFC 9074 UID.
   @Test(
     "every sample alarm list exports to the bytes libical's printer wrote for it",
     arguments: ["alarms", "ios-alarms"])

@@ -120,7 +120,7 @@ final class AlarmSeries: Sendable {
     return Firing(
       trigger: found.trigger, origin: origin, recurrenceID: found.recurrenceID,
       eventStart: found.eventStart, summary: template.summary, action: alarm.action,
-      repeatIndex: found.repeatIndex, alarmKey: alarm.key, acknowledged: found.acknowledged)
+      repeatIndex: found.repeatIndex, alarm: alarm.identity, acknowledged: found.acknowledged)
   }
 
   /// The earliest and latest offset of a firing from its instance's start over `templates`,

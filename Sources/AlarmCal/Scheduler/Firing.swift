@@ -25,8 +25,14 @@ public struct Firing: Equatable, Sendable {
   public var fileIndex: Int { origin.fileIndex }
   /// The id hash of the series' firings after their common start (see ``FiringOrigin``).
   private var idPrefix: AlarmIdentifier.Hasher { origin.idPrefix }
-  /// Identifies the VALARM inside its component (its RFC 9074 UID, else its position).
-  let alarmKey: String
+  /// Which alarm of its component rang.
+  let alarm: AlarmIdentity
+  /// The RFC 9074 UID of the VALARM that rang, if it has one.
+  public var alarmUID: String? { alarm.uid }
+  /// For a firing of an RFC 9074 snooze alarm, the UID of the alarm it snoozes.
+  public var snoozeOf: String? { alarm.snoozeOf }
+  /// Whether the firing is a snooze: an RFC 9074 snooze alarm or Thunderbird's.
+  public var isSnooze: Bool { alarm.isSnooze }
   /// Whether an ACKNOWLEDGED (or X-MOZ-LASTACK) time at or after the trigger covers it.
   public let acknowledged: Bool
 
@@ -42,7 +48,7 @@ public struct Firing: Equatable, Sendable {
     case nil: break
     }
     hasher.add(0)
-    hasher.add(alarmKey)
+    hasher.add(alarm.key)
     hasher.add(0)
     hasher.addDecimal(repeatIndex)
     return FiringID(hasher)
@@ -50,7 +56,7 @@ public struct Firing: Equatable, Sendable {
 
   init(
     trigger: Instant, origin: FiringOrigin, recurrenceID: RecurrenceID?, eventStart: Instant,
-    summary: String?, action: String, repeatIndex: Int, alarmKey: String, acknowledged: Bool
+    summary: String?, action: String, repeatIndex: Int, alarm: AlarmIdentity, acknowledged: Bool
   ) {
     self.trigger = trigger
     self.origin = origin
@@ -59,7 +65,7 @@ public struct Firing: Equatable, Sendable {
     self.summary = summary
     self.action = action
     self.repeatIndex = repeatIndex
-    self.alarmKey = alarmKey
+    self.alarm = alarm
     self.acknowledged = acknowledged
   }
 
@@ -68,7 +74,7 @@ public struct Firing: Equatable, Sendable {
     a.trigger == b.trigger && a.uid == b.uid && a.recurrenceID == b.recurrenceID
       && a.eventStart == b.eventStart && a.summary == b.summary && a.action == b.action
       && a.repeatIndex == b.repeatIndex && a.file == b.file && a.fileIndex == b.fileIndex
-      && a.alarmKey == b.alarmKey && a.acknowledged == b.acknowledged
+      && a.alarm == b.alarm && a.acknowledged == b.acknowledged
   }
 
   /// The order firings are listed in: time, then file, UID, recurrence id, repeat index, id.

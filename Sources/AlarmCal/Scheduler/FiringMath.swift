@@ -20,7 +20,7 @@ enum FiringMath {
   ) -> Firing {
     Firing(
       trigger: trigger, origin: origin, recurrenceID: recurrenceID, eventStart: eventStart,
-      summary: summary, action: alarm.action, repeatIndex: repeatIndex, alarmKey: alarm.key,
+      summary: summary, action: alarm.action, repeatIndex: repeatIndex, alarm: alarm.identity,
       acknowledged: alarm.acknowledged.map { trigger <= $0 } ?? false)
   }
 }

@@ -15,8 +15,26 @@ struct RingingAlarm {
   let repeatInterval: ICalDuration
   /// The latest acknowledgement covering this alarm (RFC 9074 ACKNOWLEDGED, X-MOZ-LASTACK).
   let acknowledged: Instant?
-  /// Identifies the alarm inside its component: its RFC 9074 UID, else its position.
+  /// Which VALARM (or Thunderbird snooze) of its component this is.
+  let identity: AlarmIdentity
+}
+
+/// Which alarm of its component a firing comes from, for ids, output and edits.
+struct AlarmIdentity: Equatable {
+  /// What firing ids hash for the alarm: `#<n>` for the n-th VALARM that is not a snooze
+  /// (counted from 0), a snooze's RFC 9074 UID (else `#snooze<n>`), or the name of a
+  /// Thunderbird `X-MOZ-SNOOZE-TIME` property. A position, not the UID, names an alarm that is
+  /// no snooze, so that the UID a snooze adds to it (RFC 9074 §7) leaves its ids as they were.
   let key: String
+  /// The VALARM's RFC 9074 UID, if it has one.
+  let uid: String?
+  /// For an RFC 9074 snooze alarm, the UID of the alarm it snoozes (`RELATED-TO;RELTYPE=SNOOZE`).
+  let snoozeOf: String?
+  /// Where the VALARM's BEGIN line (or the snooze property's line) starts in the bytes read.
+  let sourceOffset: Int?
+
+  /// Whether the alarm is a snooze: RFC 9074's, or Thunderbird's `X-MOZ-SNOOZE-TIME`.
+  var isSnooze: Bool { snoozeOf != nil || key.hasPrefix(AlarmComponent.mozillaSnoozeTime) }
 }
 
 /// What one instance needs to ring: from the master, or from a RECURRENCE-ID override.

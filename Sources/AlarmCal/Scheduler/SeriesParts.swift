@@ -395,12 +395,25 @@ struct SeriesReader {
     let lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
       .flatMap { times.instant($0) }
     var alarms: [RingingAlarm] = []
-    var index = 0
+    var positions = (alarms: 0, snoozes: 0)
     for valarm in item.components where valarm.name == "VALARM" {
-      if let alarm = alarmDefinition(valarm, index: index, item: item, uid: uid, lastAck: lastAck) {
+      let snoozeOf = AlarmComponent.snoozeOf(valarm)
+      let alarmUID = valarm.property(uppercased: "UID")?.text
+      let key: String
+      if snoozeOf == nil {
+        key = "#\(positions.alarms)"
+        positions.alarms += 1
+      } else {
+        key = alarmUID ?? "#snooze\(positions.snoozes)"
+        positions.snoozes += 1
+      }
+      let identity = AlarmIdentity(
+        key: key, uid: alarmUID, snoozeOf: snoozeOf, sourceOffset: valarm.sourceRange?.lowerBound)
+      if let alarm = alarmDefinition(
+        valarm, identity: identity, item: item, uid: uid, lastAck: lastAck)
+      {
         alarms.append(alarm)
       }
-      index += 1
     }
     return InstanceTemplate(
       summary: item.property(uppercased: "SUMMARY")?.text, alarms: alarms, cancelled: cancelled,
@@ -408,7 +421,8 @@ struct SeriesReader {
   }
 
   private mutating func alarmDefinition(
-    _ valarm: ICalComponent, index: Int, item: ICalComponent, uid: String, lastAck: Instant?
+    _ valarm: ICalComponent, identity: AlarmIdentity, item: ICalComponent, uid: String,
+    lastAck: Instant?
   ) -> RingingAlarm? {
     let alarm = AlarmComponent(valarm, in: item)
     if alarm.isSwitchedOff { return nil }
@@ -457,7 +471,7 @@ struct SeriesReader {
     return RingingAlarm(
       action: alarm.action, trigger: trigger, repeatCount: alarm.repeatCount,
       repeatInterval: alarm.repeatInterval,
-      acknowledged: [acknowledged, lastAck].compactMap { $0 }.max(), key: alarm.uid ?? "#\(index)")
+      acknowledged: [acknowledged, lastAck].compactMap { $0 }.max(), identity: identity)
   }
 
   /// Absolute triggers (once per component) and Thunderbird's X-MOZ-SNOOZE-TIME snoozes.
@@ -480,20 +494,22 @@ struct SeriesReader {
     }
     for property in item.properties
     where property.name.utf8.first == UInt8(ascii: "X")
-      && property.name.hasPrefix("X-MOZ-SNOOZE-TIME")
+      && property.name.hasPrefix(AlarmComponent.mozillaSnoozeTime)
     {
       guard let value = DateTimeValue(property: property), let instant = times.instant(value) else {
         continue
       }
       // X-MOZ-SNOOZE-TIME-<microseconds> names the instance of a recurring event it snoozes.
       var snoozed = recurrenceID
-      let suffix = property.name.dropFirst("X-MOZ-SNOOZE-TIME".count)
+      let suffix = property.name.dropFirst(AlarmComponent.mozillaSnoozeTime.count)
       if suffix.hasPrefix("-"), let micros = Int64(suffix.dropFirst()) {
         snoozed = .instant(Instant(secondsSince1970: micros / 1_000_000))
       }
       let snooze = RingingAlarm(
         action: "DISPLAY", trigger: .absolute(instant), repeatCount: 0, repeatInterval: .zero,
-        acknowledged: lastAck.flatMap { $0 >= instant ? $0 : nil }, key: property.name)
+        acknowledged: lastAck.flatMap { $0 >= instant ? $0 : nil },
+        identity: AlarmIdentity(
+          key: property.name, uid: nil, snoozeOf: nil, sourceOffset: property.sourceOffset))
       result.append(
         FiringMath.firing(
           origin: origin, trigger: instant, recurrenceID: snoozed,

@@ -1,0 +1,152 @@
+import AlarmCal
+import Foundation
+import ICalendar
+
+/// `alarmcal snooze` and `alarmcal dismiss`: a clock app's notification actions, written into
+/// the .ics file the alarm came from (RFC 9074).
+enum RespondCommand {
+  enum Kind: String {
+    case snooze
+    case dismiss
+  }
+
+  struct Options {
+    var file: String
+    var id: String
+    var minutes: Int?
+    var until: Instant?
+    var now: Instant
+    var zone: TimeZoneRules
+    var maximumBytes: Int
+  }
+
+  static let snoozeUsage =
+    "Usage: alarmcal snooze FILE --id FIRING_ID (--minutes N | --until ISO) [--now ISO] [--tz ZONE]"
+  static let dismissUsage = "Usage: alarmcal dismiss FILE --id FIRING_ID [--now ISO] [--tz ZONE]"
+
+  /// How long an edit waits for another process's edit of the same file.
+  static let lockWaitSeconds = 10.0
+
+  static func run(_ arguments: [String], kind: Kind, context: ToolContext) -> ExitCode {
+    let outcome = CommandFront.parse(
+      arguments, command: kind.rawValue, usage: kind == .snooze ? snoozeUsage : dismissUsage,
+      help: kind == .snooze ? HelpText.snooze : HelpText.dismiss,
+      valued: kind == .snooze
+        ? ["id", "minutes", "until", "now", "tz", "max-file-size"]
+        : ["id", "now", "tz", "max-file-size"],
+      flags: [], context: context
+    ) { (parsed) throws(UsageError) in try parseOptions(parsed, kind: kind, context: context) }
+    switch outcome {
+    case .exit(let status): return status
+    case .run(let options): return respond(kind, options, context: context)
+    }
+  }
+
+  private static func parseOptions(_ parsed: ParsedArguments, kind: Kind, context: ToolContext)
+    throws(UsageError) -> Options
+  {
+    guard let file = parsed.positionals.first else { throw UsageError("missing FILE") }
+    guard parsed.positionals.count == 1 else {
+      throw UsageError("one FILE at a time, not \(parsed.positionals.count)")
+    }
+    guard file != "-" else { throw UsageError("FILE must be a file to edit, not standard input") }
+    guard let id = parsed.values["id"], !id.isEmpty else { throw UsageError("missing --id") }
+    let zone = try ConvertCommand.zoneOption(parsed.values["tz"])
+    let now = try TimestampArgument.now(of: parsed, in: zone, context: context)
+    var minutes: Int?
+    let until = try TimestampArgument.option("until", of: parsed, in: zone)
+    if kind == .snooze {
+      if let text = parsed.values["minutes"] {
+        guard let number = Int(text), (1...(366 * 24 * 60)).contains(number) else {
+          throw UsageError("--minutes must be a whole number from 1 to 527040, not '\(text)'")
+        }
+        minutes = number
+      }
+      switch (minutes, until) {
+      case (nil, nil): throw UsageError("missing --minutes or --until")
+      case (.some, .some): throw UsageError("--minutes and --until cannot be used together")
+      default: break
+      }
+      if let until, until <= now {
+        throw UsageError("--until must be after --now (\(now)), not \(until)")
+      }
+    }
+    return Options(
+      file: file, id: id, minutes: minutes, until: until, now: now, zone: zone,
+      maximumBytes: try InputFile.maximumBytes(of: parsed))
+  }
+
+  private static func respond(_ kind: Kind, _ options: Options, context: ToolContext) -> ExitCode {
+    let err = context.standardError
+    let path = options.file
+    let lock: FileLock
+    do {
+      lock = try FileLock(path, waitingUpTo: lockWaitSeconds)
+    } catch {
+      err.write("alarmcal: error: \(error.message)\n")
+      return FileManager.default.fileExists(atPath: path) ? .temporaryFailure : .noInput
+    }
+    let status = edit(kind, options, context: context)
+    lock.release()
+    return status
+  }
+
+  /// Reads the file, writes the response and replaces the file, the lock held.
+  private static func edit(_ kind: Kind, _ options: Options, context: ToolContext) -> ExitCode {
+    let err = context.standardError
+    let path = options.file
+    let bytes: [UInt8]
+    do {
+      bytes = try InputFile.read(path, maximumBytes: options.maximumBytes, context: context)
+    } catch {
+      err.write("alarmcal: error: \(error.message)\n")
+      return .noInput
+    }
+    if let failure = InputFile.checkUTF8(bytes) {
+      err.write(
+        "\(path):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
+      )
+      return .badData
+    }
+    let response: AlarmResponse
+    switch kind {
+    case .snooze:
+      let until = options.until ?? options.now.adding(seconds: Int64(options.minutes ?? 0) * 60)
+      response = .snooze(until: until)
+    case .dismiss:
+      response = .dismiss
+    }
+    let written: WrittenResponse
+    do {
+      written = try FiringResponder.respond(
+        response, toFiring: options.id, in: bytes, file: path, now: options.now, zone: options.zone)
+    } catch {
+      err.write("alarmcal \(kind.rawValue): error: \(error.message)\n")
+      return error.isUnreadable ? .badData : .problemsFound
+    }
+    // Another program (one that takes no lock) may have written the file since it was read.
+    let current = try? InputFile.read(
+      path, maximumBytes: options.maximumBytes, context: context)
+    guard current == bytes else {
+      err.write(
+        "alarmcal \(kind.rawValue): error: \(path) changed while it was being edited; nothing was written, try again\n"
+      )
+      return .temporaryFailure
+    }
+    do {
+      try AtomicFile.write(written.bytes, to: path)
+    } catch {
+      err.write("alarmcal: error: \(error.message)\n")
+      return .ioError
+    }
+    let id = written.firing.id
+    switch response {
+    case .snooze(let until):
+      let snooze = written.snooze.map { "; the snooze rings as \($0.id)" } ?? ""
+      context.standardOutput.write("snoozed \(id) until \(until)\(snooze)\n")
+    case .dismiss:
+      context.standardOutput.write("dismissed \(id)\n")
+    }
+    return .success
+  }
+}

@@ -27,6 +27,13 @@ public struct Alarm: Equatable, Sendable {
   public var enabled: Bool
   /// The IANA time zone whose wall clock the schedule follows.
   public var timeZone: String
+  /// The RFC 9074 UID of its VALARM when that is not the one derived from ``id`` (an imported
+  /// alarm keeps its own); nil otherwise.
+  public var alarmUID: String?
+  /// When it was last dismissed or snoozed (RFC 9074 ACKNOWLEDGED): rings up to then are done.
+  public var acknowledgedAt: Instant?
+  /// When a pending snooze rings again (an RFC 9074 snooze alarm).
+  public var snoozedUntil: Instant?
 
   /// The label a clock app shows when none was typed.
   public static let defaultLabel = "Alarm"
@@ -39,7 +46,8 @@ public struct Alarm: Equatable, Sendable {
   public init(
     id: String, schedule: Schedule, label: String = Alarm.defaultLabel, sound: String? = nil,
     snooze: Bool = true, snoozeMinutes: Int = Alarm.defaultSnoozeMinutes, enabled: Bool = true,
-    timeZone: String
+    timeZone: String, alarmUID: String? = nil, acknowledgedAt: Instant? = nil,
+    snoozedUntil: Instant? = nil
   ) {
     self.id = id
     self.schedule = schedule
@@ -49,5 +57,11 @@ public struct Alarm: Equatable, Sendable {
     self.snoozeMinutes = snoozeMinutes
     self.enabled = enabled
     self.timeZone = timeZone
+    self.alarmUID = alarmUID
+    self.acknowledgedAt = acknowledgedAt
+    self.snoozedUntil = snoozedUntil
   }
+
+  /// The UID its VALARM is exported with.
+  public var exportedAlarmUID: String { alarmUID ?? AlarmIdentifier.alarmUID(forAlarm: id) }
 }

@@ -63,6 +63,11 @@ struct AlarmComponent {
   /// the instance for one instance of a series.
   static let mozillaSnoozeTime = "X-MOZ-SNOOZE-TIME"
 
+  /// A VALARM's RFC 9074 UID, or Apple's copy of it (`X-WR-ALARMUID`).
+  static func uid(of valarm: ICalComponent) -> String? {
+    (valarm.property(uppercased: "UID") ?? valarm.property(uppercased: "X-WR-ALARMUID"))?.text
+  }
+
   /// The UID that `valarm`'s `RELATED-TO;RELTYPE=SNOOZE` names, if it is a snooze alarm.
   static func snoozeOf(_ valarm: ICalComponent) -> String? {
     valarm.properties.first {

@@ -132,7 +132,8 @@ public struct AlarmExporter: Sendable {
     // An alarm does not make its owner busy (RFC 5545 §3.8.2.7).
     printer.write("TRANSP", value: "TRANSPARENT")
     printer.begin("VALARM")
-    printer.write("UID", text: AlarmIdentifier.alarmUID(forAlarm: alarm.id))
+    let alarmUID = alarm.exportedAlarmUID
+    printer.write("UID", text: alarmUID)
     printer.write(
       "ACTION",
       value: alarm.enabled ? AlarmVocabulary.enabledAction : AlarmVocabulary.disabledAction)
@@ -142,7 +143,26 @@ public struct AlarmExporter: Sendable {
     printer.write(AlarmVocabulary.snooze, value: alarm.snooze ? "TRUE" : "FALSE")
     printer.write(
       AlarmVocabulary.snoozeInterval, duration: ICalDuration(seconds: alarm.snoozeMinutes * 60))
+    if let acknowledged = alarm.acknowledgedAt {
+      printer.write("ACKNOWLEDGED", dateTime: .utc(acknowledged.utc))
+    }
     printer.end("VALARM")
+    if let until = alarm.snoozedUntil {
+      // RFC 9074 §7: a sibling alarm with its own UID, an absolute UTC trigger and a
+      // RELATED-TO;RELTYPE=SNOOZE naming the alarm.
+      printer.begin("VALARM")
+      printer.write(
+        "UID", text: AlarmIdentifier.derived(from: "snooze\u{0}\(alarmUID)\u{0}\(until)"))
+      printer.write("ACTION", value: AlarmVocabulary.enabledAction)
+      printer.write(
+        ICalProperty(
+          "TRIGGER", ResponseWriter.utcText(until),
+          parameters: [ICalParameter("VALUE", "DATE-TIME")]))
+      if let sound = alarm.sound { printer.write("ATTACH", value: sound) }
+      printer.write(
+        .text("RELATED-TO", alarmUID, parameters: [ICalParameter("RELTYPE", "SNOOZE")]))
+      printer.end("VALARM")
+    }
     printer.end("VEVENT")
   }
 

@@ -144,6 +144,8 @@ private func repeatedKeys(_ members: [JSONMember]) -> [String] {
 private enum Field: Int, CaseIterable {
   // alarmcal's own record.
   case id, time, at, repeats, label, sound, snooze, snoozeMinutes, enabled, timeZone
+  // Its RFC 9074 state.
+  case alarmUid, acknowledgedAt, snoozedUntil
   // The app's record (which has `sound` too).
   case alarmTime, name, repeatDays, snoozeEnabled, isEnabled, creatTime
 
@@ -160,6 +162,9 @@ private enum Field: Int, CaseIterable {
     case .snoozeMinutes: "snoozeMinutes"
     case .enabled: "enabled"
     case .timeZone: "timeZone"
+    case .alarmUid: "alarmUid"
+    case .acknowledgedAt: "acknowledgedAt"
+    case .snoozedUntil: "snoozedUntil"
     case .alarmTime: "alarmTime"
     case .name: "name"
     case .repeatDays: "repeatDays"
@@ -177,7 +182,7 @@ private enum Field: Int, CaseIterable {
   /// Whether a record of `shape` has this field.
   func belongs(to shape: Shape) -> Bool {
     switch shape {
-    case .own: rawValue <= Field.timeZone.rawValue
+    case .own: rawValue <= Field.snoozedUntil.rawValue
     case .app: self == .sound || rawValue >= Field.alarmTime.rawValue
     }
   }
@@ -193,10 +198,12 @@ private enum Field: Int, CaseIterable {
     case 5: field = key == "label" ? .label : .sound
     case 6: field = key == "repeat" ? .repeats : .snooze
     case 7: field = .enabled
-    case 8: field = .timeZone
+    case 8: field = key == "timeZone" ? .timeZone : .alarmUid
     case 9: field = key == "alarmTime" ? .alarmTime : key == "isEnabled" ? .isEnabled : .creatTime
     case 10: field = .repeatDays
+    case 12: field = .snoozedUntil
     case 13: field = key == "snoozeMinutes" ? .snoozeMinutes : .snoozeEnabled
+    case 14: field = .acknowledgedAt
     default: return nil
     }
     guard field.key == key else { return nil }
@@ -326,10 +333,15 @@ private struct RecordDecoder {
     let snoozeMinutes = snoozeInterval(.snoozeMinutes)
     let enabled = bool(.enabled) ?? true
     let timeZone = zoneName(.timeZone)
+    let alarmUID = fields[.alarmUid] == nil ? nil : identifier(.alarmUid)
+    let acknowledgedAt = instant(.acknowledgedAt)
+    let snoozedUntil = instant(.snoozedUntil)
     guard problems.count == before, let schedule else { return nil }
     return Alarm(
       id: id, schedule: schedule, label: label, sound: sound, snooze: snooze,
-      snoozeMinutes: snoozeMinutes, enabled: enabled, timeZone: timeZone)
+      snoozeMinutes: snoozeMinutes, enabled: enabled, timeZone: timeZone,
+      alarmUID: alarmUID == AlarmIdentifier.alarmUID(forAlarm: id) ? nil : alarmUID,
+      acknowledgedAt: acknowledgedAt, snoozedUntil: snoozedUntil)
   }
 
   private mutating func ownSchedule() -> Alarm.Schedule? {
@@ -500,6 +512,19 @@ private struct RecordDecoder {
       return nil
     }
     return text
+  }
+
+  /// An instant written with `Z` or an offset (RFC 9074 times are UTC); null is none.
+  private mutating func instant(_ field: Field) -> Instant? {
+    if fields[field] == nil || fields[field] == .null { return nil }
+    guard let text = string(field) else { return nil }
+    guard let instant = AlarmTextFormats.instant(text) else {
+      fail(
+        "\(field.key) \(quoted(text)) must be a date-time with Z or an offset, such as 2026-12-02T06:39:00Z"
+      )
+      return nil
+    }
+    return instant
   }
 
   private mutating func soundName(_ field: Field) -> String? {

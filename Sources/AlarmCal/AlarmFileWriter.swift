@@ -87,6 +87,18 @@ public enum AlarmFileWriter {
       literal: alarm.enabled ? ",\n      \"enabled\": true" : ",\n      \"enabled\": false")
     bytes.append(literal: ",\n      \"timeZone\": ")
     JSONWriter.appendString(alarm.timeZone, to: &bytes)
+    if let uid = alarm.alarmUID {
+      bytes.append(literal: ",\n      \"alarmUid\": ")
+      JSONWriter.appendString(uid, to: &bytes)
+    }
+    if let acknowledged = alarm.acknowledgedAt {
+      bytes.append(literal: ",\n      \"acknowledgedAt\": ")
+      JSONWriter.appendString(acknowledged.description, to: &bytes)
+    }
+    if let snoozed = alarm.snoozedUntil {
+      bytes.append(literal: ",\n      \"snoozedUntil\": ")
+      JSONWriter.appendString(snoozed.description, to: &bytes)
+    }
   }
 
   /// Appends ``AlarmTextFormats/clockString(_:)``'s `HH:mm` or `HH:mm:ss`.
@@ -129,6 +141,13 @@ public enum AlarmFileWriter {
     members.append(JSONMember("snoozeMinutes", .number(String(alarm.snoozeMinutes))))
     members.append(JSONMember("enabled", .bool(alarm.enabled)))
     members.append(JSONMember("timeZone", .string(alarm.timeZone)))
+    if let uid = alarm.alarmUID { members.append(JSONMember("alarmUid", .string(uid))) }
+    if let acknowledged = alarm.acknowledgedAt {
+      members.append(JSONMember("acknowledgedAt", .string(acknowledged.description)))
+    }
+    if let snoozed = alarm.snoozedUntil {
+      members.append(JSONMember("snoozedUntil", .string(snoozed.description)))
+    }
     return .object(members)
   }
 }

@@ -352,16 +352,6 @@ private struct CalendarMapper {
         item, "EXDATE \(describe(exdate)) removes an instance, and a clock alarm has no exceptions",
         .alarmKept("it also rings on that day"))
     }
-    // Thunderbird keeps a pending snooze on the event; a clock alarm has no snoozed ring to carry.
-    for snooze in item.properties
-    where snooze.name.utf8.first == UInt8(ascii: "X") && snooze.name.hasPrefix("X-MOZ-SNOOZE-TIME")
-    {
-      if case .utc(let utc)? = DateTimeValue(property: snooze), Instant(utc: utc) >= importer.now {
-        lose(
-          item, "a snoozed ring is pending at \(describe(snooze)) (\(snooze.name))",
-          .alarmKept("the snoozed ring is not"))
-      }
-    }
     // A task that is done no longer reminds anyone.
     if item.isCompletedTask {
       lose(
@@ -373,7 +363,8 @@ private struct CalendarMapper {
       item.propertyValue(uppercased: AlarmVocabulary.rings)?.asciiUppercased
       == AlarmVocabulary.ringsOnce
     var keptCount = 0
-    for valarm in valarms {
+    let state = AlarmState(item)
+    for valarm in valarms where AlarmComponent.snoozeOf(valarm) == nil {
       guard
         var alarm = mapAlarm(
           valarm, in: item, anchor: anchor, repeatDays: repeatDays, ringsOnce: ringsOnce,
@@ -381,8 +372,14 @@ private struct CalendarMapper {
       else { continue }
       keptCount += 1
       if item.isCompletedTask { alarm.enabled = false }
+      state.apply(to: &alarm, from: valarm)
       warnIfPast(alarm, item: item, zone: anchor.zone)
       alarms.append(alarm)
+    }
+    for orphan in state.snoozesOfNoAlarm(valarms) {
+      lose(
+        item, "a snooze (RELATED-TO;RELTYPE=SNOOZE) of \(quoted(orphan)), which is no alarm here",
+        .alarmSkipped)
     }
   }
 
@@ -636,4 +633,58 @@ private struct CalendarMapper {
 private struct LossReason: Error {
   let text: String
   init(_ text: String) { self.text = text }
+}
+
+/// An item's RFC 9074 state, for the alarms made from it: acknowledgements (ACKNOWLEDGED, or
+/// Thunderbird's X-MOZ-LASTACK) and pending snoozes (snooze alarms, or X-MOZ-SNOOZE-TIME).
+private struct AlarmState {
+  /// X-MOZ-LASTACK.
+  let lastAck: Instant?
+  /// The latest X-MOZ-SNOOZE-TIME (of any instance): Thunderbird snoozes all of the item's
+  /// alarms.
+  let mozillaSnooze: Instant?
+  /// The latest unacknowledged trigger of the snooze alarms of each alarm UID.
+  let snoozes: [String: Instant]
+
+  init(_ item: ICalComponent) {
+    lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap(Self.utc)
+    mozillaSnooze = item.properties
+      .filter { $0.name.hasPrefix(AlarmComponent.mozillaSnoozeTime) }
+      .compactMap(Self.utc).max()
+    var snoozes: [String: Instant] = [:]
+    for valarm in item.components where valarm.name == "VALARM" {
+      guard let of = AlarmComponent.snoozeOf(valarm) else { continue }
+      let alarm = AlarmComponent(valarm, in: item)
+      guard case .success(.absolute(.utc(let local))) = alarm.trigger else { continue }
+      let trigger = Instant(utc: local)
+      let acknowledged = alarm.component.property(uppercased: "ACKNOWLEDGED").flatMap(Self.utc)
+      if let acknowledged, acknowledged >= trigger { continue }
+      snoozes[of] = max(snoozes[of] ?? trigger, trigger)
+    }
+    self.snoozes = snoozes
+  }
+
+  /// Sets the alarm's UID, acknowledgement and pending snooze from `valarm`.
+  func apply(to alarm: inout Alarm, from valarm: ICalComponent) {
+    let uid = AlarmComponent.uid(of: valarm)
+    if let uid, uid != AlarmIdentifier.alarmUID(forAlarm: alarm.id) { alarm.alarmUID = uid }
+    let acknowledged = valarm.property(uppercased: "ACKNOWLEDGED").flatMap(Self.utc)
+    alarm.acknowledgedAt = [acknowledged, lastAck].compactMap { $0 }.max()
+    var snooze = uid.flatMap { snoozes[$0] }
+    if let mozillaSnooze, lastAck.map({ mozillaSnooze > $0 }) ?? true {
+      snooze = max(snooze ?? mozillaSnooze, mozillaSnooze)
+    }
+    alarm.snoozedUntil = snooze
+  }
+
+  /// The UIDs that snooze alarms of `valarms` name and no alarm of them has.
+  func snoozesOfNoAlarm(_ valarms: [ICalComponent]) -> [String] {
+    let uids = Set(valarms.compactMap(AlarmComponent.uid))
+    return valarms.compactMap(AlarmComponent.snoozeOf).filter { !uids.contains($0) }
+  }
+
+  private static func utc(_ property: ICalProperty) -> Instant? {
+    guard case .utc(let local)? = DateTimeValue(property: property) else { return nil }
+    return Instant(utc: local)
+  }
 }

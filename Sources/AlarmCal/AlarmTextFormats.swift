@@ -89,6 +89,24 @@ public enum AlarmTextFormats {
     return LocalDateTime(date, time)
   }
 
+  /// Reads an instant: `YYYY-MM-DDTHH:mm[:ss]` with `Z` or an offset `±HH:MM`.
+  public static func instant(_ text: String) -> Instant? {
+    var body = Substring(text)
+    var offset = 0
+    if body.hasSuffix("Z") {
+      body = body.dropLast()
+    } else {
+      let sign = body.utf8.dropLast(5).last
+      guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"),
+        let zone = clockTime(body.suffix(5).utf8), zone.second == 0
+      else { return nil }
+      offset = (zone.hour * 3600 + zone.minute * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
+      body = body.dropLast(6)
+    }
+    guard let local = localDateTime(String(body)) else { return nil }
+    return Instant(utc: local).adding(seconds: Int64(-offset))
+  }
+
   /// Writes `YYYY-MM-DDTHH:mm`, with `:ss` when the seconds are not zero.
   public static func localDateTimeString(_ local: LocalDateTime) -> String {
     "\(local.date)T\(clockString(local.time))"

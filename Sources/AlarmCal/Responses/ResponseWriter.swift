@@ -33,11 +33,13 @@ struct ResponseWriter {
     // The alarm a snooze's firing belongs to is the one it snoozes.
     var alarm = rang
     if let snoozeOf = firing.snoozeOf {
-      alarm = item.components.first { $0.name == "VALARM" && Self.uid(of: $0) == snoozeOf }
+      alarm = item.components.first {
+        $0.name == "VALARM" && AlarmComponent.uid(of: $0) == snoozeOf
+      }
     }
     var alarmUID = firing.snoozeOf
     if let alarm {
-      if let uid = Self.uid(of: alarm) {
+      if let uid = AlarmComponent.uid(of: alarm) {
         alarmUID = uid
       } else {
         let uid = AlarmIdentifier.derived(
@@ -125,11 +127,6 @@ struct ResponseWriter {
       set(lastAck, in: item)
       stamp(item)
     }
-  }
-
-  /// The alarm's RFC 9074 UID, or Apple's copy of it.
-  private static func uid(of valarm: ICalComponent) -> String? {
-    (valarm.property(uppercased: "UID") ?? valarm.property(uppercased: "X-WR-ALARMUID"))?.text
   }
 
   /// ACKNOWLEDGED now, or kept when it is later already (RFC 9074 §6.1 never moves it back).

@@ -387,7 +387,8 @@ private struct CalendarMapper {
   /// moment (an old export converted without `--now`): it would never ring.
   private mutating func warnIfPast(_ alarm: Alarm, item: ICalComponent, zone: TimeZoneRules) {
     guard alarm.enabled, case .at(let local) = alarm.schedule,
-      zone.instant(for: local) < importer.now
+      zone.instant(for: local) < importer.now,
+      alarm.snoozedUntil.map({ $0 < importer.now }) ?? true
     else { return }
     warn(
       item,

@@ -147,4 +147,43 @@ import Testing
         #"a snooze (RELATED-TO;RELTYPE=SNOOZE) of "gone", which is no alarm here"#
       ])
   }
+
+  @Test("a snoozed one-shot alarm imports with its state, the UID the snooze added, no warning")
+  func snoozedFileImports() throws {
+    let text = """
+      BEGIN:VCALENDAR\r
+      VERSION:2.0\r
+      PRODID:x\r
+      BEGIN:VEVENT\r
+      UID:e\r
+      DTSTAMP:20261201T000000Z\r
+      DTSTART:20261202T075500Z\r
+      SUMMARY:Tea\r
+      BEGIN:VALARM\r
+      ACTION:AUDIO\r
+      TRIGGER:PT0S\r
+      END:VALARM\r
+      END:VEVENT\r
+      END:VCALENDAR\r
+
+      """
+    var schedule = FiringSchedule(defaultZone: .utc)
+    try schedule.read(Array(text.utf8), file: "a.ics")
+    var firings: [Firing] = []
+    _ = schedule.firings(from: Instant(secondsSince1970: 0), to: nil, limit: 1) {
+      firings.append($0)
+    }
+    let rang = try #require(firings.first)
+    let written = try FiringResponder.respond(
+      .snooze(until: now.adding(seconds: 300)), toFiring: rang.id.description,
+      in: Array(text.utf8), file: "a.ics", now: now, zone: .utc)
+    let result = try AlarmImporter(fileName: "a.ics", defaultTimeZone: "UTC", now: now)
+      .importAlarms(fromUTF8: written.bytes)
+    let alarm = try #require(result.alarms.first)
+    #expect(alarm.alarmUID == nil)  // the snooze added the UID convert derives for "e"
+    #expect(alarm.acknowledgedAt == now)
+    #expect(alarm.snoozedUntil == now.adding(seconds: 300))
+    #expect(result.warnings.isEmpty)
+    #expect(result.losses.isEmpty)
+  }
 }

@@ -21,6 +21,18 @@ struct ResponseWriter {
     "X-EVOLUTION-ALARM-UID", "X-MOZ-LASTACK", "X-APPLE-DEFAULT-ALARM",
   ]
 
+  /// The id `convert` gives the alarm when it imports the file (`UID`, `UID#2` for the second
+  /// alarm, `UID#<recurrence id>` for an instance without its series), so the UID a snooze
+  /// adds is the one `convert` would export the alarm with.
+  private var importedID: String {
+    var id = firing.uid
+    if place.item.hasProperty(uppercased: "RECURRENCE-ID"), let instance = firing.recurrenceID {
+      id += "#\(instance.text)"
+    }
+    if let position = Int(firing.alarm.key.dropFirst()), position > 0 { id += "#\(position + 1)" }
+    return id
+  }
+
   /// RFC 9074: ACKNOWLEDGED on the alarm that rang (§6.1), and for a snooze a new sibling
   /// VALARM with its own UID, an absolute UTC trigger and `RELATED-TO;RELTYPE=SNOOZE` naming the
   /// alarm (§7). Snoozing or dismissing removes the alarm's pending snoozes, so a snooze of a
@@ -42,10 +54,7 @@ struct ResponseWriter {
       if let uid = AlarmComponent.uid(of: alarm) {
         alarmUID = uid
       } else {
-        let uid = AlarmIdentifier.derived(
-          from:
-            "alarm\u{0}\(firing.uid)\u{0}\(firing.recurrenceID?.text ?? "")\u{0}\(firing.alarm.key)"
-        )
+        let uid = AlarmIdentifier.alarmUID(forAlarm: importedID)
         alarmUID = uid
         insert(.text("UID", uid), into: alarm)
       }

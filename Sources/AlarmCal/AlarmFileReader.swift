@@ -75,7 +75,7 @@ public struct AlarmFileReader: Sendable {
     for (offset, record) in records.enumerated() {
       let fields = RecordFields(record)
       var derivedID = ""
-      if fields[.id] == nil, fields[.creatTime] == nil {
+      if fields[.id] == nil {
         // Same content, same id, on every run; identical records are told apart by their order.
         let content = JSONWriter(style: .compact).string(from: record)
         let occurrence = identical[content, default: 0]
@@ -140,73 +140,50 @@ private func repeatedKeys(_ members: [JSONMember]) -> [String] {
   return members.filter { !keys.insert($0.key).inserted }.map(\.key)
 }
 
-/// A field of either record shape: alarmcal's own or the iOS app's.
+/// What a record field means. Each has the names alarm apps write for it: alarmcal's own
+/// first, then the synonyms (README, "The alarm file").
 private enum Field: Int, CaseIterable {
-  // alarmcal's own record.
   case id, time, at, repeats, label, sound, snooze, snoozeMinutes, enabled, timeZone
-  // Its RFC 9074 state.
+  // The RFC 9074 state.
   case alarmUid, acknowledgedAt, snoozedUntil
-  // The app's record (which has `sound` too).
-  case alarmTime, name, repeatDays, snoozeEnabled, isEnabled, creatTime
 
-  /// The member key.
-  var key: String {
-    switch self {
-    case .id: "id"
-    case .time: "time"
-    case .at: "at"
-    case .repeats: "repeat"
-    case .label: "label"
-    case .sound: "sound"
-    case .snooze: "snooze"
-    case .snoozeMinutes: "snoozeMinutes"
-    case .enabled: "enabled"
-    case .timeZone: "timeZone"
-    case .alarmUid: "alarmUid"
-    case .acknowledgedAt: "acknowledgedAt"
-    case .snoozedUntil: "snoozedUntil"
-    case .alarmTime: "alarmTime"
-    case .name: "name"
-    case .repeatDays: "repeatDays"
-    case .snoozeEnabled: "snoozeEnabled"
-    case .isEnabled: "isEnabled"
-    case .creatTime: "creatTime"
-    }
-  }
+  /// alarmcal's own key.
+  var key: String { Self.keys[rawValue][0] }
 
-  /// The two shapes of a record.
-  enum Shape {
-    case own, app
-  }
+  /// Every key that names the field, alarmcal's own first.
+  static let keys: [[String]] = [
+    ["id", "uuid", "identifier", "creatTime"], ["time", "alarmTime"], ["at"],
+    ["repeat", "repeatDays", "repeatWeekdays", "weekdays"], ["label", "name"], ["sound"],
+    ["snooze", "snoozeEnabled"], ["snoozeMinutes"], ["enabled", "isEnabled"], ["timeZone"],
+    ["alarmUid"], ["acknowledgedAt"], ["snoozedUntil"],
+  ]
 
-  /// Whether a record of `shape` has this field.
-  func belongs(to shape: Shape) -> Bool {
-    switch shape {
-    case .own: rawValue <= Field.snoozedUntil.rawValue
-    case .app: self == .sound || rawValue >= Field.alarmTime.rawValue
-    }
-  }
+  /// The keys of the iOS app record (alarmTime, name, repeatDays, sound, snoozeEnabled,
+  /// isEnabled, creatTime): what `--shape ios` writes, and how a record is told to be one.
+  static let appKeys: Set<String> = [
+    "alarmTime", "name", "repeatDays", "snoozeEnabled", "isEnabled", "creatTime",
+  ]
 
   /// The field a member key names, if any.
   init?(key: String) {
     // Most keys differ in length, which is quicker to compare than their text: the length
-    // leaves at most three candidates.
+    // leaves a few candidates.
     let field: Field
     switch key.utf8.count {
     case 2: field = key == "id" ? .id : .at
-    case 4: field = key == "time" ? .time : .name
+    case 4: field = key == "time" ? .time : key == "name" ? .label : .id
     case 5: field = key == "label" ? .label : .sound
     case 6: field = key == "repeat" ? .repeats : .snooze
     case 7: field = .enabled
-    case 8: field = key == "timeZone" ? .timeZone : .alarmUid
-    case 9: field = key == "alarmTime" ? .alarmTime : key == "isEnabled" ? .isEnabled : .creatTime
-    case 10: field = .repeatDays
+    case 8: field = key == "timeZone" ? .timeZone : key == "alarmUid" ? .alarmUid : .repeats
+    case 9: field = key == "alarmTime" ? .time : key == "isEnabled" ? .enabled : .id
+    case 10: field = key == "repeatDays" ? .repeats : .id
     case 12: field = .snoozedUntil
-    case 13: field = key == "snoozeMinutes" ? .snoozeMinutes : .snoozeEnabled
-    case 14: field = .acknowledgedAt
+    case 13: field = key == "snoozeMinutes" ? .snoozeMinutes : .snooze
+    case 14: field = key == "acknowledgedAt" ? .acknowledgedAt : .repeats
     default: return nil
     }
-    guard field.key == key else { return nil }
+    guard Self.keys[field.rawValue].contains(key) else { return nil }
     self = field
   }
 }
@@ -217,12 +194,12 @@ private struct RecordFields {
   let members: [JSONMember]
   /// Where each field's first member is, by the field's raw value; -1 where there is none.
   private var firstMember: [Int]
-  /// Whether a member's key names no field of either shape.
-  private var hasUnknownKeys = false
-  /// The members whose field an earlier member already is, in order.
-  private var repeatedFields: [Int] = []
-  /// How many members are fields of alarmcal's own record, and of the app's.
-  private(set) var ownCount = 0
+  /// Members whose key names no field, in order.
+  private(set) var unknownKeys: [String] = []
+  /// Members whose field an earlier member already gave, in order: the same key twice, or
+  /// two names of one field (`label` and `name`).
+  private(set) var repeated: [(key: String, earlier: String)] = []
+  /// How many members are keys only the iOS app record has.
   private(set) var appCount = 0
 
   init(_ record: JSONValue) {
@@ -230,16 +207,16 @@ private struct RecordFields {
     firstMember = [Int](repeating: -1, count: Field.allCases.count)
     for (index, member) in members.enumerated() {
       guard let field = Field(key: member.key) else {
-        hasUnknownKeys = true
+        unknownKeys.append(member.key)
         continue
       }
-      if firstMember[field.rawValue] < 0 {
+      if Field.appKeys.contains(member.key) { appCount += 1 }
+      let first = firstMember[field.rawValue]
+      if first < 0 {
         firstMember[field.rawValue] = index
       } else {
-        repeatedFields.append(index)
+        repeated.append((member.key, members[first].key))
       }
-      if field.belongs(to: .own) { ownCount += 1 }
-      if field.belongs(to: .app) { appCount += 1 }
     }
   }
 
@@ -249,21 +226,22 @@ private struct RecordFields {
     return index < 0 ? nil : members[index].value
   }
 
-  /// The keys of the members that are not fields of `shape`, in order.
-  func keys(outside shape: Field.Shape) -> [String] {
-    guard (shape == .own ? ownCount : appCount) < members.count else { return [] }
-    return members.map(\.key).filter { Field(key: $0)?.belongs(to: shape) != true }
+  /// The key the record gives `field` under (alarmcal's own when it gives none).
+  func name(_ field: Field) -> String {
+    let index = firstMember[field.rawValue]
+    return index < 0 ? field.key : members[index].key
   }
 
-  /// Every key that an earlier member already has, in order.
-  var keysGivenTwice: [String] {
-    guard !hasUnknownKeys else { return repeatedKeys(members) }
-    // Every key names a field: a repeated key is a field seen before.
-    return repeatedFields.map { members[$0].key }
+  /// Whether the record is the iOS app's: it has `alarmTime`, or more of the app's keys than
+  /// of alarmcal's.
+  var isAppRecord: Bool {
+    let index = firstMember[Field.time.rawValue]
+    if index >= 0 { return members[index].key == "alarmTime" }
+    return appCount > 0 && appCount * 2 >= members.count - unknownKeys.count
   }
 }
 
-/// Decodes one alarm record, collecting a problem per bad field.
+/// Decodes one alarm record of any accepted shape, collecting a problem per bad field.
 private struct RecordDecoder {
   let reader: AlarmFileReader
   let index: Int
@@ -275,25 +253,22 @@ private struct RecordDecoder {
   /// Zone names already found to be IANA zones: a list names a few zones many times.
   var knownZones: [String]
 
-  private var name: String? {
-    fields[.label]?.stringValue ?? fields[.name]?.stringValue
-  }
+  private var name: String? { fields[.label]?.stringValue }
+
+  /// Foundation's default `Date` encoding counts seconds from 2001-01-01T00:00:00Z.
+  private static let referenceDate = Instant(secondsSince1970: 978_307_200)
 
   mutating func decode() -> Alarm? {
     guard case .object = record else {
       fail("must be an object, not \(record.typeName)")
       return nil
     }
-    // The shape whose fields the record uses most; alarmTime always means the app's record.
-    let isAppRecord = fields[.alarmTime] != nil || fields.appCount > fields.ownCount
-    let (required, shape, shapeName): ([Field], Field.Shape, String) =
-      isAppRecord
-      ? ([.alarmTime], .app, "an app alarm record")
-      : ([.time, .at], .own, "an alarm")
+    let isAppRecord = fields.isAppRecord
+    let shapeName = isAppRecord ? "an app alarm record" : "an alarm"
     // Without its time, a record is named once, with what it lacks and what it has instead,
     // rather than with a line per field the other shape would have known.
-    guard required.contains(where: { fields[$0] != nil }) else {
-      let unknown = fields.keys(outside: shape)
+    guard fields[.time] != nil || fields[.at] != nil else {
+      let unknown = fields.unknownKeys
       let needs =
         isAppRecord ? "needs \"alarmTime\"" : "needs either \"time\" (with \"repeat\") or \"at\""
       let extra =
@@ -303,36 +278,26 @@ private struct RecordDecoder {
       fail("\(needs)\(extra)")
       return nil
     }
-    return isAppRecord ? decodeAppRecord() : decodeOwn()
-  }
-
-  /// A field given twice is ambiguous (JSON readers disagree on which one wins).
-  private mutating func failOnRepeatedKeys() {
-    for key in fields.keysGivenTwice {
-      fail("field \(quoted(key)) is given twice")
+    for key in fields.unknownKeys {
+      fail(
+        isAppRecord
+          ? "unknown field \(quoted(key)) in an app alarm record" : "unknown field \(quoted(key))")
     }
-  }
-
-  private mutating func fail(_ message: String) {
-    problems.append(reader.problem(index, name, message))
-  }
-
-  // MARK: alarmcal's own record
-
-  private mutating func decodeOwn() -> Alarm? {
-    for key in fields.keys(outside: .own) {
-      fail("unknown field \(quoted(key))")
+    for (key, earlier) in fields.repeated {
+      fail(
+        key == earlier
+          ? "field \(quoted(key)) is given twice"
+          : "\(quoted(earlier)) and \(quoted(key)) are both given; they name the same thing")
     }
-    failOnRepeatedKeys()
     let before = problems.count
-    let id = identifier(.id) ?? derivedID
-    let schedule = ownSchedule()
+    let timeZone = zoneName(.timeZone)
+    let id = alarmID()
+    let schedule = alarmSchedule(in: timeZone)
     let label = labelText(.label) ?? Alarm.defaultLabel
     let sound = soundName(.sound)
     let snooze = bool(.snooze) ?? true
     let snoozeMinutes = snoozeInterval(.snoozeMinutes)
     let enabled = bool(.enabled) ?? true
-    let timeZone = zoneName(.timeZone)
     let alarmUID = fields[.alarmUid] == nil ? nil : identifier(.alarmUid)
     let acknowledgedAt = instant(.acknowledgedAt)
     let snoozedUntil = instant(.snoozedUntil)
@@ -344,20 +309,38 @@ private struct RecordDecoder {
       acknowledgedAt: acknowledgedAt, snoozedUntil: snoozedUntil)
   }
 
-  private mutating func ownSchedule() -> Alarm.Schedule? {
+  private mutating func fail(_ message: String) {
+    problems.append(reader.problem(index, name, message))
+  }
+
+  /// The id: a string, or a number (the app's `creatTime` may be one); derived when absent.
+  private mutating func alarmID() -> String {
+    switch fields[.id] {
+    case .string?: return identifier(.id) ?? ""
+    case .number(let literal)?: return literal
+    case nil: return derivedID
+    case let other?:
+      fail("\(fields.name(.id)) must be a string or a number, not \(other.typeName)")
+      return ""
+    }
+  }
+
+  private mutating func alarmSchedule(in zone: String) -> Alarm.Schedule? {
     switch (fields[.time], fields[.at]) {
     case (nil, nil):
       return nil  // decode() reported it
     case (.some, .some):
-      fail("has both \"time\" and \"at\"; a one-shot reminder uses \"at\" alone")
+      fail("has both \"\(fields.name(.time))\" and \"at\"; a one-shot reminder uses \"at\" alone")
       return nil
     case (.some(let value), nil):
       let days = weekdays()
-      guard let time = clockTime(.time, value), let days else { return nil }
+      guard let time = timeOfDay(value, in: zone), let days else { return nil }
       return .time(time, repeat: days)
     case (nil, .some(let value)):
       if fields[.repeats] != nil {
-        fail("\"repeat\" cannot be combined with \"at\" (a one-shot reminder rings once)")
+        fail(
+          "\"\(fields.name(.repeats))\" cannot be combined with \"at\" (a one-shot reminder rings once)"
+        )
       }
       guard let text = value.stringValue else {
         fail("at must be a string, not \(value.typeName)")
@@ -371,91 +354,94 @@ private struct RecordDecoder {
     }
   }
 
+  /// A time of day: `HH:mm`, `H:mm` (with `:ss`), an ISO 8601 date-time (its reading in the
+  /// alarm's zone when it has `Z` or an offset), or a number: Foundation's `Date`, seconds
+  /// since 2001-01-01T00:00:00Z, read in the alarm's zone.
+  private mutating func timeOfDay(_ value: JSONValue, in zone: String) -> LocalTime? {
+    let key = fields.name(.time)
+    if case .number(let literal) = value {
+      guard let seconds = Double(literal), seconds.isFinite, abs(seconds) < 1e11,
+        let rules = TimeZoneRules(identifier: zone)
+      else {
+        fail("\(key) \(literal) is not a Date (seconds since 2001-01-01T00:00:00Z)")
+        return nil
+      }
+      let instant = Self.referenceDate.adding(seconds: Int64(seconds.rounded(.down)))
+      return rules.local(at: instant).time
+    }
+    guard let text = value.stringValue else {
+      fail("\(key) must be a string or a number, not \(value.typeName)")
+      return nil
+    }
+    let utf8 = text.utf8
+    let padded = (utf8.count == 4 || utf8.count == 7) && utf8.dropFirst().first == UInt8(ascii: ":")
+    if let time = AlarmTextFormats.clockTime(padded ? "0" + text : text) { return time }
+    if text.contains("T") {
+      if let local = AlarmTextFormats.localDateTime(text) { return local.time }
+      if let instant = AlarmTextFormats.instant(text), let rules = TimeZoneRules(identifier: zone) {
+        return rules.local(at: instant).time
+      }
+    }
+    fail("\(key) \(quoted(text)) is not a valid HH:mm time")
+    return nil
+  }
+
+  /// Weekdays: names (`mon`, `Mon`, `monday`), Calendar weekday numbers (1 = Sunday ...
+  /// 7 = Saturday), or seven booleans, Sunday first.
   private mutating func weekdays() -> Set<Weekday>? {
     guard let value = fields[.repeats], value != .null else { return [] }
+    let key = fields.name(.repeats)
     guard let items = value.arrayValue else {
-      fail("repeat must be an array of weekday names, not \(value.typeName)")
+      fail("\(key) must be an array of weekday names, not \(value.typeName)")
       return nil
+    }
+    if key == "repeatDays" || (!items.isEmpty && items.allSatisfy { $0.boolValue != nil }) {
+      guard items.count == 7, items.allSatisfy({ $0.boolValue != nil }) else {
+        fail("\(key) must be an array of 7 booleans, Sunday first")
+        return nil
+      }
+      let sundayFirst: [Weekday] = [
+        .sunday, .monday, .tuesday, .wednesday, .thursday, .friday, .saturday,
+      ]
+      return Set(zip(sundayFirst, items).filter { $0.1.boolValue == true }.map(\.0))
     }
     var days = Set<Weekday>(minimumCapacity: min(items.count, 7))
     var ok = true
     for item in items {
-      guard let text = item.stringValue, let day = AlarmTextFormats.weekday(named: text) else {
-        let shown = item.stringValue.map(quoted) ?? item.typeName
-        fail("repeat: \(shown) is not a weekday name (mon, tue, wed, thu, fri, sat, sun)")
+      var day: Weekday?
+      if let text = item.stringValue {
+        day = AlarmTextFormats.weekday(named: text)
+      } else if let number = item.intValue, (1...7).contains(number) {
+        // Calendar's weekday numbers: 1 is Sunday.
+        day = Weekday(rawValue: number == 1 ? 7 : number - 1)
+      }
+      guard let day else {
+        let shown: String
+        if case .number(let literal) = item {
+          shown = literal
+        } else {
+          shown = item.stringValue.map(quoted) ?? item.typeName
+        }
+        fail(
+          "\(key): \(shown) is not a weekday name (mon, tue, wed, thu, fri, sat, sun) or number (1 = Sunday ... 7 = Saturday)"
+        )
         ok = false
         continue
       }
       if !days.insert(day).inserted {
-        fail("repeat: \(quoted(text)) is listed twice")
+        fail("\(key): \(item.stringValue.map(quoted) ?? "\(day)") is listed twice")
         ok = false
       }
     }
     return ok ? days : nil
   }
 
-  // MARK: the iOS app record
-
-  private mutating func decodeAppRecord() -> Alarm? {
-    for key in fields.keys(outside: .app) {
-      fail("unknown field \(quoted(key)) in an app alarm record")
-    }
-    failOnRepeatedKeys()
-    let before = problems.count
-    let time = fields[.alarmTime].flatMap { clockTime(.alarmTime, $0) }
-    let days = appRepeatDays()
-    let label = labelText(.name) ?? Alarm.defaultLabel
-    let sound = soundName(.sound)
-    let snooze = bool(.snoozeEnabled) ?? true
-    let enabled = bool(.isEnabled) ?? true
-    let id: String
-    switch fields[.creatTime] {
-    case .string(let text)?: id = identifier(.creatTime) ?? text
-    case .number(let literal)?: id = literal
-    case nil: id = derivedID
-    case let other?:
-      fail("creatTime must be a string or a number, not \(other.typeName)")
-      id = ""
-    }
-    guard problems.count == before, let time, let days else { return nil }
-    return Alarm(
-      id: id, schedule: .time(time, repeat: days), label: label, sound: sound, snooze: snooze,
-      enabled: enabled, timeZone: zone)
-  }
-
-  private mutating func appRepeatDays() -> Set<Weekday>? {
-    guard let value = fields[.repeatDays], value != .null else { return [] }
-    guard let items = value.arrayValue, items.count == 7,
-      items.allSatisfy({ $0.boolValue != nil })
-    else {
-      fail("repeatDays must be an array of 7 booleans, Sunday first")
-      return nil
-    }
-    // Sunday first: index 0 is Sunday, 1 Monday, ... 6 Saturday.
-    let sundayFirst: [Weekday] = [
-      .sunday, .monday, .tuesday, .wednesday, .thursday, .friday, .saturday,
-    ]
-    return Set(zip(sundayFirst, items).filter { $0.1.boolValue == true }.map(\.0))
-  }
-
   // MARK: fields
-
-  private mutating func clockTime(_ field: Field, _ value: JSONValue) -> LocalTime? {
-    guard let text = value.stringValue else {
-      fail("\(field.key) must be a string, not \(value.typeName)")
-      return nil
-    }
-    guard let time = AlarmTextFormats.clockTime(text) else {
-      fail("\(field.key) \(quoted(text)) is not a valid HH:mm time")
-      return nil
-    }
-    return time
-  }
 
   private mutating func string(_ field: Field) -> String? {
     guard let value = fields[field] else { return nil }
     guard let text = value.stringValue else {
-      fail("\(field.key) must be a string, not \(value.typeName)")
+      fail("\(fields.name(field)) must be a string, not \(value.typeName)")
       return nil
     }
     return text
@@ -493,7 +479,7 @@ private struct RecordDecoder {
     if label.utf8.contains(where: {
       ($0 < 0x20 && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\t")) || $0 == 0x7F
     }) {
-      fail("\(field.key) \(quoted(text)) contains control characters")
+      fail("\(fields.name(field)) \(quoted(text)) contains control characters")
       return nil
     }
     return label
@@ -507,7 +493,7 @@ private struct RecordDecoder {
       || Self.hasControlCharacters(text)
     {
       fail(
-        "\(field.key) \(quoted(text)) must be non-empty, without surrounding spaces or control characters"
+        "\(fields.name(field)) \(quoted(text)) must be non-empty, without surrounding spaces or control characters"
       )
       return nil
     }
@@ -520,7 +506,7 @@ private struct RecordDecoder {
     guard let text = string(field) else { return nil }
     guard let instant = AlarmTextFormats.instant(text) else {
       fail(
-        "\(field.key) \(quoted(text)) must be a date-time with Z or an offset, such as 2026-12-02T06:39:00Z"
+        "\(fields.name(field)) \(quoted(text)) must be a date-time with Z or an offset, such as 2026-12-02T06:39:00Z"
       )
       return nil
     }
@@ -534,7 +520,7 @@ private struct RecordDecoder {
       Self.hasVisibleASCIIEnds(text) ? text : text.trimmingCharacters(in: .whitespaces)
     if trimmed.isEmpty { return nil }
     if Self.hasControlCharacters(trimmed) {
-      fail("\(field.key) \(quoted(text)) contains control characters")
+      fail("\(fields.name(field)) \(quoted(text)) contains control characters")
       return nil
     }
     return trimmed
@@ -543,7 +529,7 @@ private struct RecordDecoder {
   private mutating func bool(_ field: Field) -> Bool? {
     guard let value = fields[field] else { return nil }
     guard let flag = value.boolValue else {
-      fail("\(field.key) must be true or false, not \(value.typeName)")
+      fail("\(fields.name(field)) must be true or false, not \(value.typeName)")
       return nil
     }
     return flag
@@ -561,7 +547,7 @@ private struct RecordDecoder {
       let shown: String
       if case .number(let literal) = value { shown = literal } else { shown = value.typeName }
       fail(
-        "\(field.key) must be a whole number of minutes from \(Alarm.snoozeMinutesRange.lowerBound) to \(Alarm.snoozeMinutesRange.upperBound), not \(shown)"
+        "\(fields.name(field)) must be a whole number of minutes from \(Alarm.snoozeMinutesRange.lowerBound) to \(Alarm.snoozeMinutesRange.upperBound), not \(shown)"
       )
       return Alarm.defaultSnoozeMinutes
     }
@@ -571,7 +557,7 @@ private struct RecordDecoder {
   private mutating func zoneName(_ field: Field) -> String {
     guard let value = fields[field] else { return zone }
     guard let name = value.stringValue, isKnownZone(name) else {
-      fail(reader.zoneMessage(field.key, value))
+      fail(reader.zoneMessage(fields.name(field), value))
       return zone
     }
     return name

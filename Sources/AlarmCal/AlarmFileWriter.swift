@@ -30,6 +30,72 @@ public enum AlarmFileWriter {
     return bytes
   }
 
+  /// The list in the record shape iOS alarm apps store (a bare array of `alarmTime`, `name`,
+  /// `repeatDays`, `sound`, `snoozeEnabled`, `isEnabled`, `creatTime`), so an app can read its
+  /// alarms back after a calendar round trip; and a note for each alarm whose fields that shape
+  /// cannot hold (a one-shot date, a snooze length, a zone other than `zone`, RFC 9074 state).
+  public static func appShape(_ alarms: [Alarm], zone: String) -> (
+    bytes: [UInt8], omissions: [String]
+  ) {
+    var bytes: [UInt8] = []
+    var omissions: [String] = []
+    bytes.append(literal: alarms.isEmpty ? "[" : "[\n")
+    for (offset, alarm) in alarms.enumerated() {
+      let time: LocalTime
+      var days: Set<Weekday> = []
+      var lost: [String] = []
+      switch alarm.schedule {
+      case .time(let clock, let repeatDays):
+        time = clock
+        days = repeatDays
+      case .at(let local):
+        time = local.time
+        lost.append(
+          "its date \(local.date) (the shape rings at the next \(AlarmTextFormats.clockString(local.time)))"
+        )
+      }
+      if alarm.snoozeMinutes != Alarm.defaultSnoozeMinutes {
+        lost.append("snoozeMinutes \(alarm.snoozeMinutes)")
+      }
+      if alarm.timeZone != zone { lost.append("timeZone \(alarm.timeZone) (read in \(zone))") }
+      if alarm.acknowledgedAt != nil || alarm.snoozedUntil != nil || alarm.alarmUID != nil {
+        lost.append("its RFC 9074 state (alarmUid, acknowledgedAt, snoozedUntil)")
+      }
+      if !lost.isEmpty {
+        omissions.append(
+          "alarm \(offset + 1) (\(quoted(alarm.label))): the ios shape has no place for \(lost.joined(separator: ", "))"
+        )
+      }
+      bytes.append(literal: "  {\n    \"alarmTime\": \"")
+      appendClock(time, to: &bytes)
+      bytes.append(literal: "\",\n    \"name\": ")
+      JSONWriter.appendString(alarm.label, to: &bytes)
+      bytes.append(literal: ",\n    \"repeatDays\": [")
+      let sundayFirst: [Weekday] = [
+        .sunday, .monday, .tuesday, .wednesday, .thursday, .friday, .saturday,
+      ]
+      for (index, day) in sundayFirst.enumerated() {
+        if index > 0 { bytes.append(literal: ", ") }
+        bytes.append(literal: days.contains(day) ? "true" : "false")
+      }
+      bytes.append(literal: "]")
+      if let sound = alarm.sound {
+        bytes.append(literal: ",\n    \"sound\": ")
+        JSONWriter.appendString(sound, to: &bytes)
+      }
+      bytes.append(
+        literal: alarm.snooze ? ",\n    \"snoozeEnabled\": true" : ",\n    \"snoozeEnabled\": false"
+      )
+      bytes.append(
+        literal: alarm.enabled ? ",\n    \"isEnabled\": true" : ",\n    \"isEnabled\": false")
+      bytes.append(literal: ",\n    \"creatTime\": ")
+      JSONWriter.appendString(alarm.id, to: &bytes)
+      bytes.append(literal: offset == alarms.count - 1 ? "\n  }\n" : "\n  },\n")
+    }
+    bytes.append(literal: "]\n")
+    return (bytes, omissions)
+  }
+
   /// Writes the members of an alarm's object, each on its own line.
   private static func write(_ alarm: Alarm, to bytes: inout [UInt8]) {
     bytes.append(literal: "\n      \"id\": ")

@@ -37,6 +37,8 @@ enum ConvertCommand {
     var input: String
     var output: String?
     var to: Format?
+    /// `ios`: JSON in the iOS app's record shape.
+    var appShape: Bool
     var zone: TimeZoneRules
     var now: Instant
     var timestamp: Instant
@@ -45,12 +47,12 @@ enum ConvertCommand {
   }
 
   static let usage =
-    "Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--tz ZONE] [--now ISO-8601] [--strict] [--max-file-size SIZE]"
+    "Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--shape alarmcal|ios] [--tz ZONE] [--now ISO-8601] [--strict] [--max-file-size SIZE]"
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
     let outcome = CommandFront.parse(
       arguments, command: "convert", usage: usage, help: HelpText.convert,
-      valued: ["output", "to", "tz", "now", "max-file-size"], flags: ["strict"],
+      valued: ["output", "to", "shape", "tz", "now", "max-file-size"], flags: ["strict"],
       aliases: ["o": "output"],
       context: context
     ) { (parsed) throws(UsageError) in try validate(parsed, context: context) }
@@ -74,6 +76,14 @@ enum ConvertCommand {
       }
       to = format
     }
+    var appShape = false
+    if let text = parsed.values["shape"] {
+      guard text == "alarmcal" || text == "ios" else {
+        throw UsageError("--shape must be alarmcal or ios, not '\(text)'")
+      }
+      guard to != .ics else { throw UsageError("--shape applies to JSON output, not --to ics") }
+      appShape = text == "ios"
+    }
     let zone = try zoneOption(parsed.values["tz"])
     let now = try TimestampArgument.now(of: parsed, in: zone, context: context)
     var timestamp = now
@@ -88,7 +98,8 @@ enum ConvertCommand {
       throw UsageError("refusing to overwrite the input file \(input)")
     }
     return Options(
-      input: input, output: output, to: to, zone: zone, now: now, timestamp: timestamp,
+      input: input, output: output, to: to, appShape: appShape, zone: zone, now: now,
+      timestamp: timestamp,
       strict: parsed.flags.contains("strict"),
       maximumBytes: try InputFile.maximumBytes(of: parsed))
   }
@@ -168,6 +179,10 @@ enum ConvertCommand {
 
     let output: [UInt8]
     switch outputFormat {
+    case .json where options.appShape:
+      let shaped = AlarmFileWriter.appShape(alarms, zone: options.zone.identifier)
+      for omission in shaped.omissions { err.write("warning: \(name): \(omission)\n") }
+      output = shaped.bytes
     case .json:
       output = AlarmFileWriter.bytes(alarms)
     case .ics:

@@ -24,7 +24,7 @@ enum HelpText {
     """
 
   static let convert = """
-    Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--tz ZONE] [--now ISO-8601] [--strict] [--max-file-size SIZE]
+    Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--shape alarmcal|ios] [--tz ZONE] [--now ISO-8601] [--strict] [--max-file-size SIZE]
 
     Convert an alarm list (JSON) to iCalendar, or an iCalendar file to an alarm list.
 
@@ -36,6 +36,10 @@ enum HelpText {
       -o, --output FILE  Where to write; '-' or no option writes to standard output. The file is
                          replaced atomically and never the input itself.
       --to ics|json      The output kind (default: from the output's extension, else the other kind).
+      --shape alarmcal|ios
+                         JSON output's record shape: alarmcal's (default), or the iOS app's
+                         (alarmTime, name, repeatDays, sound, snoozeEnabled, isEnabled,
+                         creatTime), with a warning for each field that shape cannot hold.
       --tz ZONE          IANA zone for alarms and floating times that name none
                          (default: the system zone).
       --now ISO-8601     The moment to export for: each alarm starts at its first ring at or
@@ -60,7 +64,9 @@ enum HelpText {
     RFC 5545 and acknowledgements per RFC 9074.
 
     Arguments:
-      FILE                    An .ics file; '-' reads standard input.
+      FILE                    An .ics file, or an alarm list (JSON, any accepted record shape),
+                              planned as 'convert' would export it at --now; '-' reads
+                              standard input.
 
     Options:
       --from ISO              The window's start (default: --now). Firings with

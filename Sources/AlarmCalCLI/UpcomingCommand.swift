@@ -84,13 +84,33 @@ enum UpcomingCommand {
       workLimit: options.maximumInstances)
     for file in options.files {
       let name = file == "-" ? "<stdin>" : file
-      let bytes: [UInt8]
+      var bytes: [UInt8]
       do {
         bytes = try InputFile.read(file, maximumBytes: options.maximumBytes, context: context)
       } catch {
         err.write("alarmcal: error: \(error.message)\n")
         failed = true
         continue
+      }
+      if (ConvertCommand.Format(pathExtension: file) ?? ConvertCommand.Format(content: bytes))
+        == .json
+      {
+        // An alarm list is planned as `convert` would export it at --now.
+        let reader = AlarmFileReader(fileName: name, defaultTimeZone: options.zone.identifier)
+        switch reader.read(bytes) {
+        case .success(let alarms):
+          do {
+            bytes = try AlarmExporter(now: options.now, timestamp: options.now).bytes(alarms)
+          } catch {
+            err.write("\(name): \(error)\n")
+            failed = true
+            continue
+          }
+        case .failure(let failure):
+          for problem in failure.problems { err.write("\(problem)\n") }
+          failed = true
+          continue
+        }
       }
       if let failure = InputFile.checkUTF8(bytes) {
         err.write(

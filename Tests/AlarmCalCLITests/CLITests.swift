@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct CLITests {
   private let usageLine =
-    "Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--tz ZONE] [--now ISO-8601] [--strict] [--max-file-size SIZE]\nRun 'alarmcal help convert' for details.\n"
+    "Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--shape alarmcal|ios] [--tz ZONE] [--now ISO-8601] [--strict] [--max-file-size SIZE]\nRun 'alarmcal help convert' for details.\n"
 
   @Test("--help and help print the whole help text to stdout and exit 0")
   func help() throws {
@@ -92,7 +92,7 @@ import Testing
     #expect(
       result.stderr == """
         \(input): alarm 1 ("Gym"): time "25:00" is not a valid HH:mm time
-        \(input): alarm 2: repeat: "someday" is not a weekday name (mon, tue, wed, thu, fri, sat, sun)
+        \(input): alarm 2: repeat: "someday" is not a weekday name (mon, tue, wed, thu, fri, sat, sun) or number (1 = Sunday ... 7 = Saturday)
 
         """)
     #expect(!FileManager.default.fileExists(atPath: output))

@@ -102,13 +102,13 @@ import Testing
         #"alarms.json: alarm 1 ("Gym"): time "25:00" is not a valid HH:mm time"#
       ),
       (
-        #"{"alarms":[{"id":"a","time":"7:00"}]}"#,
-        #"alarms.json: alarm 1 ("Alarm"): time "7:00" is not a valid HH:mm time"#
+        #"{"alarms":[{"id":"a","time":"7:60"}]}"#,
+        #"alarms.json: alarm 1 ("Alarm"): time "7:60" is not a valid HH:mm time"#
           .replacingOccurrences(of: #" ("Alarm")"#, with: "")
       ),
       (
         #"{"alarms":[{"id":"a","time":"07:00","repeat":["mon","funday"]}]}"#,
-        #"alarms.json: alarm 1: repeat: "funday" is not a weekday name (mon, tue, wed, thu, fri, sat, sun)"#
+        #"alarms.json: alarm 1: repeat: "funday" is not a weekday name (mon, tue, wed, thu, fri, sat, sun) or number (1 = Sunday ... 7 = Saturday)"#
       ),
       (
         #"{"alarms":[{"id":"a","time":"07:00","repeat":["mon","mon"]}]}"#,

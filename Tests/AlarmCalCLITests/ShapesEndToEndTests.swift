@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// App record shapes with the real binary: `convert --shape ios` and `upcoming` on alarm lists.
+@Suite struct ShapesEndToEndTests {
+  @Test("the iOS sample → .ics → --shape ios gives the sample back byte for byte")
+  func iosSampleRoundTrip() throws {
+    let folder = try temporaryFolder()
+    let sample = samplesFolder.appendingPathComponent("ios-alarms.json")
+    let calendar = folder.appendingPathComponent("ios.ics").path
+    let back = folder.appendingPathComponent("back.json").path
+    let common = ["--tz", "Europe/Paris", "--now", "2026-12-04T00:00:00Z"]
+    let exported = try runBinary(["convert", sample.path, "-o", calendar] + common)
+    #expect(exported.status == 0, "\(exported.stderr)")
+    let imported = try runBinary(["convert", calendar, "-o", back, "--shape", "ios"] + common)
+    #expect(imported.status == 0, "\(imported.stderr)")
+    #expect(imported.stderr == "")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: back)) == Data(contentsOf: sample))
+  }
+
+  @Test("--shape ios names what the app's record cannot hold")
+  func omissions() throws {
+    let result = try runBinary([
+      "convert", samplesFolder.appendingPathComponent("alarms.json").path, "--to", "json",
+      "--shape", "ios", "--tz", "Europe/Berlin",
+    ])
+    #expect(result.status == 0)
+    #expect(
+      result.stderr.contains(
+        #"alarm 3 ("Weekend"): the ios shape has no place for snoozeMinutes 15"#))
+    #expect(
+      result.stdout.hasPrefix("[\n  {\n    \"alarmTime\": \"06:30\",\n    \"name\": \"Work\""))
+  }
+
+  @Test("upcoming plans an alarm list as convert would export it at --now")
+  func upcomingReadsLists() throws {
+    let folder = try temporaryFolder()
+    for name in ["alarms.json", "ios-alarms.json"] {
+      let list = samplesFolder.appendingPathComponent(name).path
+      let calendar = folder.appendingPathComponent("\(name).ics").path
+      let now = "2026-12-04T00:00:00Z"
+      let exported = try runBinary([
+        "convert", list, "-o", calendar, "--now", now, "--tz", "Europe/Paris",
+      ])
+      #expect(exported.status == 0)
+      let common = ["--limit", "64", "--now", now, "--tz", "Europe/Paris", "--format", "ndjson"]
+      let direct = try runBinary(["upcoming", list] + common)
+      let viaCalendar = try runBinary(["upcoming", calendar] + common)
+      #expect(direct.status == 0, "\(direct.stderr)")
+      let strip = { (text: String) in
+        text.split(separator: "\n").map {
+          $0.replacingOccurrences(of: #""file":"[^"]*""#, with: "", options: .regularExpression)
+        }
+      }
+      #expect(strip(direct.stdout).count == 64)
+      #expect(strip(direct.stdout) == strip(viaCalendar.stdout))
+    }
+  }
+}

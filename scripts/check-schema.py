@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Checks Samples/alarms.schema.json against the record shapes alarmcal reads.
+
+Every record shape and field form README's table lists must validate, and records alarmcal
+refuses (two names of one field, a time and an "at", a bad weekday) must not. The samples
+must validate too. Needs the jsonschema package. Exit 1 on any mismatch.
+"""
+
+import json
+import pathlib
+import sys
+
+import jsonschema
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+VALID = [
+    {"id": "a", "time": "06:30", "repeat": ["mon", "fri"], "label": "Work"},
+    {"uuid": "b", "time": "6:30", "name": "Short hour"},
+    {"identifier": "c", "time": "2026-12-04T06:30:00+01:00", "weekdays": ["Mon", "sunday"]},
+    {"creatTime": 1741935731, "alarmTime": 786519900, "repeatDays": [True] * 7},
+    {"alarmTime": "07:30", "name": "App", "repeatDays": [False, True, True, True, True, True, False],
+     "sound": "Radar", "snoozeEnabled": True, "isEnabled": True, "creatTime": "2025-03-14 07:02:11"},
+    {"time": "07:00", "repeatWeekdays": [1, 7], "enabled": False, "snooze": False},
+    {"at": "2026-12-24T18:00", "label": "Once", "acknowledgedAt": "2026-12-24T17:00:05Z",
+     "snoozedUntil": "2026-12-24T18:09:00+01:00", "alarmUid": "X"},
+]
+INVALID = [
+    {"time": "07:00", "label": "A", "name": "B"},
+    {"time": "07:00", "alarmTime": "08:00"},
+    {"time": "07:00", "at": "2026-12-24T18:00"},
+    {"at": "2026-12-24T18:00", "weekdays": ["mon"]},
+    {"time": "07:00", "repeatWeekdays": [0]},
+    {"time": "07:00", "repeat": ["funday"]},
+    {"time": "25:00"},
+    {"time": "07:00", "colour": "red"},
+    {"label": "no time"},
+    {"time": "07:00", "id": "a", "uuid": "b"},
+]
+
+
+def main():
+    schema = json.loads((ROOT / "Samples" / "alarms.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    problems = []
+    documents = [("sample " + p.name, json.loads(p.read_text()))
+                 for p in sorted((ROOT / "Samples").glob("*.json")) if "schema" not in p.name]
+    documents += [(f"valid record {n}", {"alarms": [r]}) for n, r in enumerate(VALID)]
+    documents += [(f"valid bare list {n}", [r]) for n, r in enumerate(VALID)]
+    for name, document in documents:
+        errors = list(validator.iter_errors(document))
+        if errors:
+            problems.append(f"{name} is refused: {errors[0].message[:200]}")
+    for n, record in enumerate(INVALID):
+        if validator.is_valid({"alarms": [record]}):
+            problems.append(f"invalid record {n} is accepted: {json.dumps(record)}")
+    print(f"schema: {len(documents)} documents valid, {len(INVALID)} invalid records refused; "
+          f"{len(problems)} problems")
+    for problem in problems:
+        print(f"  {problem}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

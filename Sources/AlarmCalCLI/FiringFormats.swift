@@ -206,7 +206,8 @@ struct FiringJSONWriter {
     if ndjson { output.append(UInt8(ascii: "\n")) }
   }
 
-  /// The JSON object of one firing, compact: `trigger`, `local`, `uid`, `recurrenceId`,
+  /// The JSON object of one firing, compact: `trigger`, `local`, `uid`, `component`,
+  /// `recurrenceId`,
   /// `eventStart`, `summary`, `action`, `repeat`, `acknowledged`, `alarmUid`, `snooze`,
   /// `snoozeOf`, `file` and `id`, in that order.
   mutating func writeJSON(_ firing: Firing, to output: inout ByteWriter) {
@@ -216,6 +217,8 @@ struct FiringJSONWriter {
     appendLocalISO(firing.trigger, to: &output)
     output.append(#"","uid":"#)
     output.appendJSONString(firing.uid)
+    output.append(#","component":"#)
+    output.appendJSONString(firing.component)
     output.append(#","recurrenceId":"#)
     switch firing.recurrenceID {
     case .instant(let instant):

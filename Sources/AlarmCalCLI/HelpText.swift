@@ -57,7 +57,7 @@ enum HelpText {
     """
 
   static let upcoming = """
-    Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--max-file-size SIZE] [--max-instances N]
+    Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--include-due] [--max-file-size SIZE] [--max-instances N]
 
     List the alarm firings of one or more .ics files in time order: every VALARM of every
     instance (RRULE, RDATE, EXDATE, RECURRENCE-ID overrides), with time zones and DST per
@@ -81,6 +81,8 @@ enum HelpText {
                               A table for people (default), one JSON array, or one JSON
                               object per line.
       --include-acknowledged  Also list firings covered by ACKNOWLEDGED or X-MOZ-LASTACK.
+      --include-due           Also list the DUE of open tasks that have no VALARM (action
+                              DUE); completed tasks never ring.
       --max-file-size SIZE    Refuse files larger than SIZE bytes (K, M, G: powers of 1,024;
                               default 256M).
       --max-instances N       Look at most N recurrence instances (candidates a rule tries)
@@ -88,12 +90,13 @@ enum HelpText {
                               is cut off there with a warning.
       -h, --help              Show this help.
 
-    JSON fields: trigger (UTC), local (in --tz, with offset), uid, recurrenceId (the instance's
-    original start in UTC, YYYY-MM-DD for all-day, null if it does not recur), eventStart (UTC),
-    summary, action, repeat (0, or k for the k-th REPEAT), acknowledged, alarmUid (the VALARM's
-    UID, null if none), snooze (true for a snooze's firing), snoozeOf (the UID of the alarm a
-    snooze belongs to, else null), file, id (stable across runs and machines, and across
-    snoozes and dismissals of other firings; usable as a notification request id).
+    JSON fields: trigger (UTC), local (in --tz, with offset), uid, component (VEVENT or VTODO),
+    recurrenceId (the instance's original start in UTC, YYYY-MM-DD for all-day, null if it does
+    not recur), eventStart (UTC), summary, action (DUE for a deadline), repeat (0, or k for the
+    k-th REPEAT), acknowledged, alarmUid (the VALARM's UID, null if none), snooze (true for a
+    snooze's firing), snoozeOf (the UID of the alarm a snooze belongs to, else null), file, id
+    (stable across runs and machines, and across snoozes and dismissals of other firings;
+    usable as a notification request id).
 
     Exit status: 0 done, 1 a file could not be read (the others are still listed), 64 usage error.
 

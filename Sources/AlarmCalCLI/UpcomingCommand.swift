@@ -5,7 +5,7 @@ import ICalendar
 /// `alarmcal upcoming`: when the alarms in .ics files go off.
 enum UpcomingCommand {
   static let usage =
-    "Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--max-file-size SIZE] [--max-instances N]"
+    "Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--include-due] [--max-file-size SIZE] [--max-instances N]"
 
   struct Options {
     var files: [String]
@@ -16,6 +16,7 @@ enum UpcomingCommand {
     var now: Instant
     var format: FiringFormat
     var includeAcknowledged: Bool
+    var includeDue: Bool
     var maximumBytes: Int
     var maximumInstances: Int
   }
@@ -24,7 +25,7 @@ enum UpcomingCommand {
     let outcome = CommandFront.parse(
       arguments, command: "upcoming", usage: usage, help: HelpText.upcoming,
       valued: ["from", "to", "limit", "tz", "now", "format", "max-file-size", "max-instances"],
-      flags: ["include-acknowledged"],
+      flags: ["include-acknowledged", "include-due"],
       context: context
     ) { (parsed) throws(UsageError) in try parseOptions(parsed, context: context) }
     switch outcome {
@@ -69,6 +70,7 @@ enum UpcomingCommand {
     return Options(
       files: parsed.positionals, from: from, to: to, limit: limit, zone: zone, now: now,
       format: format, includeAcknowledged: parsed.flags.contains("include-acknowledged"),
+      includeDue: parsed.flags.contains("include-due"),
       maximumBytes: try InputFile.maximumBytes(of: parsed), maximumInstances: maximumInstances)
   }
 
@@ -81,7 +83,7 @@ enum UpcomingCommand {
     var failed = false
     var schedule = FiringSchedule(
       defaultZone: options.zone, includeAcknowledged: options.includeAcknowledged,
-      workLimit: options.maximumInstances)
+      workLimit: options.maximumInstances, includeDue: options.includeDue)
     for file in options.files {
       let name = file == "-" ? "<stdin>" : file
       var bytes: [UInt8]

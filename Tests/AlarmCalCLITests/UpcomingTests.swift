@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct UpcomingTests {
   private let usageLine =
-    "Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--max-file-size SIZE] [--max-instances N]\nRun 'alarmcal help upcoming' for details.\n"
+    "Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--include-due] [--max-file-size SIZE] [--max-instances N]\nRun 'alarmcal help upcoming' for details.\n"
 
   @Test("help upcoming prints the whole help text")
   func help() throws {
@@ -36,7 +36,8 @@ import Testing
     let lines = result.stdout.split(separator: "\n")
     #expect(lines.count == 24)  // two days, the trigger and 11 repeats each
     let keys =
-      #"^\{"trigger":"[^"]+","local":"[^"]+","uid":"shapes","recurrenceId":"2026-01-0[56]","#
+      #"^\{"trigger":"[^"]+","local":"[^"]+","uid":"shapes","component":"VEVENT","#
+      + #""recurrenceId":"2026-01-0[56]","#
       + #""eventStart":"[^"]+","summary":null,"action":"DISPLAY","repeat":\d+,"#
       + #""acknowledged":(true|false),"alarmUid":null,"snooze":false,"snoozeOf":null,"#
       + #""file":"[^"]+","id":"[0-9A-F-]{36}"\}$"#
@@ -182,6 +183,52 @@ import Testing
     }
     #expect(ids[0].count == 4)
     #expect(ids[0] == ids[1])
+  }
+
+  @Test("--include-due lists open tasks' deadlines (action DUE); completed tasks never ring")
+  func includeDue() throws {
+    let folder = try temporaryFolder()
+    let url = folder.appendingPathComponent("tasks.ics")
+    let calendar = [
+      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x",
+      "BEGIN:VTODO", "UID:open", "DTSTAMP:20261201T000000Z", "SUMMARY:Taxes",
+      "DUE;TZID=Europe/Berlin:20261207T170000", "END:VTODO",
+      "BEGIN:VTODO", "UID:done", "DTSTAMP:20261201T000000Z", "SUMMARY:Done",
+      "DUE:20261206T120000Z", "STATUS:COMPLETED", "COMPLETED:20261202T090000Z", "END:VTODO",
+      "BEGIN:VTODO", "UID:weekly", "DTSTAMP:20261201T000000Z", "SUMMARY:Bins",
+      "DTSTART;VALUE=DATE:20261204", "DUE;VALUE=DATE:20261205", "RRULE:FREQ=WEEKLY", "END:VTODO",
+      "BEGIN:VTODO", "UID:alarmed", "DTSTAMP:20261201T000000Z", "SUMMARY:Call",
+      "DUE:20261208T100000Z", "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Call",
+      "TRIGGER;RELATED=END:-PT30M", "END:VALARM", "END:VTODO",
+      "BEGIN:VEVENT", "UID:ev", "DTSTAMP:20261201T000000Z", "DTSTART:20261209T080000Z",
+      "SUMMARY:Meet", "BEGIN:VALARM", "ACTION:AUDIO", "TRIGGER:PT0S", "END:VALARM", "END:VEVENT",
+      "END:VCALENDAR", "",
+    ].joined(separator: "\r\n")
+    try Data(calendar.utf8).write(to: url)
+    func listed(_ extra: [String]) throws -> [String] {
+      let result = runInProcess(
+        [
+          "upcoming", url.path, "--now", "2026-12-03T00:00:00Z", "--to", "2026-12-13T00:00:00Z",
+          "--tz", "UTC", "--format", "ndjson",
+        ] + extra)
+      #expect(result.status == 0, "\(result.stderr)")
+      return try result.stdout.split(separator: "\n").map {
+        let object = try #require(
+          try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        return [object["trigger"], object["uid"], object["component"], object["action"]]
+          .map { "\($0 ?? "nil")" }.joined(separator: " ")
+      }
+    }
+    #expect(
+      try listed([]) == [
+        "2026-12-08T09:30:00Z alarmed VTODO DISPLAY", "2026-12-09T08:00:00Z ev VEVENT AUDIO",
+      ])
+    #expect(
+      try listed(["--include-due"]) == [
+        "2026-12-05T00:00:00Z weekly VTODO DUE", "2026-12-07T16:00:00Z open VTODO DUE",
+        "2026-12-08T09:30:00Z alarmed VTODO DISPLAY", "2026-12-09T08:00:00Z ev VEVENT AUDIO",
+        "2026-12-12T00:00:00Z weekly VTODO DUE",
+      ])
   }
 
   @Test("an unreadable file gets its error alone, without \"No alarms in this window.\"")

@@ -9,6 +9,8 @@ public struct Firing: Equatable, Sendable {
   private let origin: FiringOrigin
   /// The component's UID.
   public var uid: String { origin.uid }
+  /// What rang: `VEVENT` or `VTODO`.
+  public var component: String { origin.component }
   /// The instance's original start: nil for a component that does not recur.
   public let recurrenceID: RecurrenceID?
   /// The instance's start (for all-day instances, local midnight in the zone they are read in).
@@ -119,15 +121,18 @@ final class FiringOrigin: Sendable {
   let file: String
   let fileIndex: Int
   let uid: String
+  /// `VEVENT` or `VTODO`.
+  let component: String
   /// The id hash of the series' firings after their common start, the UID and a NUL.
   let idPrefix: AlarmIdentifier.Hasher
 
   /// `identity` is what firing ids hash in place of the UID: the UID itself, or for a
   /// component without one, an identity derived from its content.
-  init(file: String, fileIndex: Int, uid: String, identity: String? = nil) {
+  init(file: String, fileIndex: Int, uid: String, component: String, identity: String? = nil) {
     self.file = file
     self.fileIndex = fileIndex
     self.uid = uid
+    self.component = component
     var hasher = AlarmIdentifier.Hasher()
     hasher.add(identity ?? uid)
     hasher.add(0)

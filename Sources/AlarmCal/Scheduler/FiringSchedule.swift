@@ -13,6 +13,8 @@ public struct FiringSchedule {
   public let workLimit: Int
   /// Whether firings covered by an acknowledgement are listed anyway.
   public let includeAcknowledged: Bool
+  /// Whether open tasks without a VALARM ring at their DUE, with action `DUE`.
+  public let includeDue: Bool
   /// A walk through each series read.
   private var walks: [SeriesWalk] = []
   /// How many files were read.
@@ -37,11 +39,13 @@ public struct FiringSchedule {
 
   /// An empty schedule; ``read(_:file:)`` adds calendars to it.
   public init(
-    defaultZone: TimeZoneRules, includeAcknowledged: Bool = false, workLimit: Int = 1_000_000
+    defaultZone: TimeZoneRules, includeAcknowledged: Bool = false, workLimit: Int = 1_000_000,
+    includeDue: Bool = false
   ) {
     self.defaultZone = defaultZone
     self.workLimit = workLimit
     self.includeAcknowledged = includeAcknowledged
+    self.includeDue = includeDue
   }
 
   /// Reads one calendar file's text (UTF-8) and adds its series; nothing of the file is added
@@ -70,7 +74,7 @@ public struct FiringSchedule {
         SeriesBuilder(
           file: name, fileIndex: fileCount,
           times: CalendarTimes(calendar: calendar, defaultZone: defaultZone),
-          workLimit: workLimit, components: outline.childCounts[index]))
+          workLimit: workLimit, components: outline.childCounts[index], includeDue: includeDue))
     }
     // The calendars' children are read in pieces at once, then added in file order.
     let pieces = outline.pieces().filter { builderOfRoot[$0.root] >= 0 }

@@ -37,8 +37,12 @@ struct SeriesBuilder {
   }
 
   /// A builder for one calendar of `file` holding about `components` VEVENTs and VTODOs.
-  init(file: String, fileIndex: Int, times: CalendarTimes, workLimit: Int, components: Int = 0) {
-    reader = SeriesReader(file: file, fileIndex: fileIndex, times: times, workLimit: workLimit)
+  init(
+    file: String, fileIndex: Int, times: CalendarTimes, workLimit: Int, components: Int = 0,
+    includeDue: Bool = false
+  ) {
+    reader = SeriesReader(
+      file: file, fileIndex: fileIndex, times: times, workLimit: workLimit, includeDue: includeDue)
     slots.reserveCapacity(components)
     slotOfIdentity.reserveCapacity(components)
   }

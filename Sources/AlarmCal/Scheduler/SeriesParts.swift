@@ -61,11 +61,23 @@ struct SeriesReader {
     }
   }
 
-  init(file: String, fileIndex: Int, times: CalendarTimes, workLimit: Int) {
+  /// Whether an open task without a VALARM rings at its DUE (`upcoming --include-due`).
+  private let includeDue: Bool
+
+  init(file: String, fileIndex: Int, times: CalendarTimes, workLimit: Int, includeDue: Bool) {
     self.file = file
     self.fileIndex = fileIndex
     self.times = times
     self.workLimit = workLimit
+    self.includeDue = includeDue
+  }
+
+  /// Whether `item` is a task without a VALARM whose deadline is listed: with
+  /// ``includeDue``, it rings at its DUE (or DTSTART plus DURATION), action `DUE`.
+  private func ringsAtDue(_ item: ICalComponent) -> Bool {
+    includeDue && item.name == "VTODO" && !item.components.contains { $0.name == "VALARM" }
+      && (item.hasProperty(uppercased: "DUE")
+        || item.hasProperty(uppercased: "DTSTART") && item.hasProperty(uppercased: "DURATION"))
   }
 
   private mutating func warn(_ item: ICalComponent, _ uid: String, _ message: String) {
@@ -77,7 +89,7 @@ struct SeriesReader {
   /// Reads a master (no RECURRENCE-ID), or an instance without its series, into its parts.
   mutating func master(_ item: ICalComponent, uid: String, identity: String) -> ReadMaster {
     warnings = []
-    let hasAlarms = AlarmComponent.mayRing(item)
+    let hasAlarms = AlarmComponent.mayRing(item) || ringsAtDue(item)
     let parts = masterParts(item, uid: uid, identity: identity)
     return ReadMaster(parts: parts, hasAlarms: hasAlarms, warnings: warnings)
   }
@@ -93,7 +105,8 @@ struct SeriesReader {
     let (excludedInstants, excludedDates) = exclusions(item, uid: uid)
     let rdates = isOverride ? [] : extraDates(item, uid: uid, placed: placed)
     var template = self.template(item, uid: uid, placed: placed)
-    let origin = FiringOrigin(file: file, fileIndex: fileIndex, uid: uid, identity: identity)
+    let origin = FiringOrigin(
+      file: file, fileIndex: fileIndex, uid: uid, component: item.name, identity: identity)
     let fixedRecurrenceID = item.property(uppercased: "RECURRENCE-ID")
       .flatMap(DateTimeValue.init(property:))
       .flatMap { recurrenceID(of: $0, seriesIsDate: placed.isDate) }
@@ -414,6 +427,15 @@ struct SeriesReader {
       {
         alarms.append(alarm)
       }
+    }
+    if ringsAtDue(item) {
+      // A deadline: the end of the task (its DUE), as a trigger related to the end would ring.
+      alarms.append(
+        RingingAlarm(
+          action: "DUE", trigger: .relative(.zero, fromEnd: true), repeatCount: 0,
+          repeatInterval: .zero, acknowledged: nil,
+          identity: AlarmIdentity(
+            key: "#due", uid: nil, snoozeOf: nil, sourceOffset: item.sourceRange?.lowerBound)))
     }
     return InstanceTemplate(
       summary: item.property(uppercased: "SUMMARY")?.text, alarms: alarms, cancelled: cancelled,

@@ -39,6 +39,21 @@ INVALID = [
 ]
 
 
+VALID_TASKS = [
+    {"title": "Taxes", "deadline": "2027-01-15T17:00", "UUID": "T1", "remindMinutesBefore": 60},
+    {"title": "Gift", "deadline": "2026-12-19", "completed": True, "notes": "blue"},
+    {"title": "Plumber", "deadline": 818362800, "uuid": "T3", "remindMinutesBefore": None},
+    {"title": "Call", "deadline": "2026-12-07T16:00:00Z", "timeZone": "Europe/Berlin"},
+]
+INVALID_TASKS = [
+    {"title": "No deadline"},
+    {"title": "Bad", "deadline": "soon"},
+    {"title": "Both ids", "deadline": "2026-12-19", "UUID": "a", "id": "b"},
+    {"title": "Negative", "deadline": "2026-12-19", "remindMinutesBefore": -5},
+    {"title": "Extra", "deadline": "2026-12-19", "colour": "red"},
+]
+
+
 def main():
     schema = json.loads((ROOT / "Samples" / "alarms.schema.json").read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
@@ -47,6 +62,10 @@ def main():
     documents = [("sample " + p.name, json.loads(p.read_text()))
                  for p in sorted((ROOT / "Samples").glob("*.json")) if "schema" not in p.name]
     documents += [(f"valid record {n}", {"alarms": [r]}) for n, r in enumerate(VALID)]
+    documents.append(("task fixture", json.loads(
+        (ROOT / "Tests" / "AlarmCalCLITests" / "Fixtures" / "tasks.json").read_text())))
+    documents += [(f"valid task {n}", {"tasks": [t]}) for n, t in enumerate(VALID_TASKS)]
+    documents += [(f"valid bare task {n}", [t]) for n, t in enumerate(VALID_TASKS)]
     documents += [(f"valid bare list {n}", [r]) for n, r in enumerate(VALID)]
     for name, document in documents:
         errors = list(validator.iter_errors(document))
@@ -55,7 +74,11 @@ def main():
     for n, record in enumerate(INVALID):
         if validator.is_valid({"alarms": [record]}):
             problems.append(f"invalid record {n} is accepted: {json.dumps(record)}")
-    print(f"schema: {len(documents)} documents valid, {len(INVALID)} invalid records refused; "
+    for n, task in enumerate(INVALID_TASKS):
+        if validator.is_valid({"tasks": [task]}):
+            problems.append(f"invalid task {n} is accepted: {json.dumps(task)}")
+    print(f"schema: {len(documents)} documents valid, "
+          f"{len(INVALID) + len(INVALID_TASKS)} invalid records refused; "
           f"{len(problems)} problems")
     for problem in problems:
         print(f"  {problem}")

@@ -14,7 +14,8 @@ public enum AlarmExportError: Error, Equatable, Sendable, CustomStringConvertibl
   }
 }
 
-/// Maps alarms to one VCALENDAR: a VEVENT with a VALARM per alarm, a VTIMEZONE per zone used.
+/// Maps alarms to one VCALENDAR: a VEVENT with a VALARM per alarm, a VTODO per task, a
+/// VTIMEZONE per zone used.
 public struct AlarmExporter: Sendable {
   /// The moment the export is for: each alarm starts at its first ring at or after it.
   public let now: Instant
@@ -28,17 +29,27 @@ public struct AlarmExporter: Sendable {
   }
 
   /// The iCalendar text: CRLF line ends, folded at 75 octets.
-  public func text(_ alarms: [Alarm]) throws(AlarmExportError) -> String {
-    String(decoding: try bytes(alarms), as: UTF8.self)
+  public func text(_ alarms: [Alarm], tasks: [ToDo] = []) throws(AlarmExportError) -> String {
+    String(decoding: try bytes(alarms, tasks: tasks), as: UTF8.self)
   }
 
   /// The iCalendar text as UTF-8 bytes. Each event is printed as it is made, so no tree of the
   /// calendar is held.
-  public func bytes(_ alarms: [Alarm]) throws(AlarmExportError) -> [UInt8] {
+  public func bytes(_ alarms: [Alarm], tasks: [ToDo] = []) throws(AlarmExportError) -> [UInt8] {
     // The zones' definitions come first and must cover the first ring of every alarm in them.
     let starts = try firstStarts(alarms)
+    var earliest = starts.earliest
+    for task in tasks {
+      guard let rules = TimeZoneRules(identifier: task.timeZone) else {
+        throw .unknownTimeZone(alarmID: task.id, zone: task.timeZone)
+      }
+      guard case .at(let local) = task.deadline else { continue }
+      let ring = rules.instant(for: local).adding(
+        seconds: -Int64(task.remindMinutesBefore ?? 0) * 60)
+      earliest[task.timeZone] = min(earliest[task.timeZone] ?? ring, ring)
+    }
     var zones: [ICalComponent] = []
-    for (zone, start) in starts.earliest.sorted(by: { $0.key < $1.key }) {
+    for (zone, start) in earliest.sorted(by: { $0.key < $1.key }) {
       // A day of margin keeps the observance in force at the first ring in the definition.
       guard
         let definition = VTimezoneLibrary.vtimezone(
@@ -63,6 +74,9 @@ public struct AlarmExporter: Sendable {
     let stamp = DateTimeValue.utc(timestamp.utc).icalString
     for (alarm, start) in zip(alarms, starts.local) {
       write(alarm, start: start, stamp: stamp, rules: &rules, to: &printer)
+    }
+    for task in tasks {
+      write(task, stamp: stamp, to: &printer)
     }
     printer.end("VCALENDAR")
     return printer.takeBytes()
@@ -164,6 +178,39 @@ public struct AlarmExporter: Sendable {
       printer.end("VALARM")
     }
     printer.end("VEVENT")
+  }
+
+  /// Prints a task's VTODO (RFC 5545 §3.6.2): its deadline as DUE, done as STATUS:COMPLETED
+  /// with COMPLETED, and its reminder as a VALARM relative to the end, which for a VTODO is its
+  /// DUE (§3.8.6.3).
+  private func write(_ task: ToDo, stamp: String, to printer: inout ICalendarPrinter) {
+    printer.begin("VTODO")
+    printer.write("UID", text: task.id)
+    printer.write("DTSTAMP", value: stamp)
+    printer.write("SUMMARY", text: task.title)
+    switch task.deadline {
+    case .at(let local): printer.write("DUE", dateTime: .zoned(local, tzid: task.timeZone))
+    case .on(let date): printer.write("DUE", dateTime: .date(date))
+    }
+    if let notes = task.notes { printer.write("DESCRIPTION", text: notes) }
+    if task.completed {
+      printer.write("STATUS", value: "COMPLETED")
+      printer.write("COMPLETED", value: stamp)
+    } else {
+      printer.write("STATUS", value: "NEEDS-ACTION")
+    }
+    if let minutes = task.remindMinutesBefore {
+      printer.begin("VALARM")
+      printer.write("UID", text: AlarmIdentifier.alarmUID(forAlarm: task.id))
+      printer.write("ACTION", value: "DISPLAY")
+      printer.write("DESCRIPTION", text: task.title)
+      printer.write(
+        ICalProperty(
+          "TRIGGER", ICalDuration(negative: minutes > 0, seconds: minutes * 60).description,
+          parameters: [ICalParameter("RELATED", "END")]))
+      printer.end("VALARM")
+    }
+    printer.end("VTODO")
   }
 
   /// The RRULE text of each set of weekdays, made once per set: a list holds many alarms and at

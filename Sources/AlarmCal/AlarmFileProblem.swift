@@ -8,20 +8,26 @@ public struct AlarmFileProblem: Error, Equatable, Sendable, CustomStringConverti
   public let alarmName: String?
   /// What is wrong.
   public let message: String
+  /// What the record is: `alarm` or `task`.
+  public let noun: String
 
   /// Creates a problem.
-  public init(file: String, alarmIndex: Int? = nil, alarmName: String? = nil, message: String) {
+  public init(
+    file: String, alarmIndex: Int? = nil, alarmName: String? = nil, message: String,
+    noun: String = "alarm"
+  ) {
     self.file = file
     self.alarmIndex = alarmIndex
     self.alarmName = alarmName
     self.message = message
+    self.noun = noun
   }
 
   /// `alarms.json: alarm 3 ("Gym"): time "25:00" is not a valid HH:mm time`.
   public var description: String {
     guard let alarmIndex else { return "\(file): \(message)" }
     let name = alarmName.map { " (\(quoted($0)))" } ?? ""
-    return "\(file): alarm \(alarmIndex)\(name): \(message)"
+    return "\(file): \(noun) \(alarmIndex)\(name): \(message)"
   }
 }
 

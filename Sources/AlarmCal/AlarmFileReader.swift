@@ -20,8 +20,16 @@ public struct AlarmFileReader: Sendable {
   /// dozens, and the bound keeps a hostile list's memory bounded (BENCHMARKS.md, README).
   public static let maximumAlarms = 100_000
 
-  /// The alarms in `bytes`, or every problem found.
+  /// The alarms in `bytes` (tasks beside them are left to ``readList(_:)``), or every problem
+  /// found.
   public func read(_ bytes: [UInt8]) -> Result<[Alarm], AlarmFileProblems> {
+    readList(bytes).map(\.alarms)
+  }
+
+  /// The alarms and tasks in `bytes`, or every problem found: `{"alarms": [...], "tasks":
+  /// [...]}`, a bare list of records (a record with `title` and `deadline` is a task), or a
+  /// to-do app's own storage, a dictionary of tasks keyed by their UUID.
+  public func readList(_ bytes: [UInt8]) -> Result<AlarmList, AlarmFileProblems> {
     let root: JSONValue
     do {
       root = try JSONParser(maximumElements: Self.maximumAlarms).parse(bytes)
@@ -30,14 +38,26 @@ public struct AlarmFileReader: Sendable {
     }
     var problems: [AlarmFileProblem] = []
     var zone = defaultTimeZone
-    let records: [JSONValue]
+    var records: [JSONValue] = []
+    var taskRecords: [(key: String?, record: JSONValue)] = []
     switch root {
     case .array(let items):
-      records = items
+      for item in items {
+        if TaskRecordDecoder.isTask(item) {
+          taskRecords.append((nil, item))
+        } else {
+          records.append(item)
+        }
+      }
+    case .object(let members)
+    where root["alarms"] == nil && root["tasks"] == nil && !members.isEmpty
+      && members.allSatisfy({ TaskRecordDecoder.isTask($0.value) }):
+      // A to-do app's storage: each task under its UUID.
+      taskRecords = members.map { ($0.key, $0.value) }
     case .object(let members):
       for member in members {
         switch member.key {
-        case "alarms", "$schema": break
+        case "alarms", "tasks", "$schema": break
         case "timeZone":
           if let name = member.value.stringValue, TimeZoneRules(identifier: name) != nil {
             zone = name
@@ -51,21 +71,25 @@ public struct AlarmFileReader: Sendable {
       for key in repeatedKeys(members) {
         problems.append(problem(nil, nil, "top-level field \(quoted(key)) is given twice"))
       }
-      guard let list = root["alarms"] else {
+      guard root["alarms"] != nil || root["tasks"] != nil else {
         problems.append(problem(nil, nil, "no \"alarms\" array at the top level"))
         return .failure(AlarmFileProblems(problems))
       }
-      guard let items = list.arrayValue else {
-        problems.append(problem(nil, nil, "\"alarms\" must be an array, not \(list.typeName)"))
-        return .failure(AlarmFileProblems(problems))
+      for key in ["alarms", "tasks"] {
+        guard let list = root[key] else { continue }
+        guard let items = list.arrayValue else {
+          problems.append(problem(nil, nil, "\"\(key)\" must be an array, not \(list.typeName)"))
+          return .failure(AlarmFileProblems(problems))
+        }
+        if key == "alarms" { records = items } else { taskRecords = items.map { (nil, $0) } }
       }
-      records = items
     default:
       return .failure(
         AlarmFileProblems([
           problem(nil, nil, "the top level must be an object or an array, not \(root.typeName)")
         ]))
     }
+    let tasks = readTasks(taskRecords, zone: zone, problems: &problems)
     var alarms: [Alarm] = []
     alarms.reserveCapacity(records.count)
     var identical: [String: Int] = [:]
@@ -104,11 +128,44 @@ public struct AlarmFileReader: Sendable {
         seen[alarm.id] = position
       }
     }
-    return problems.isEmpty ? .success(alarms) : .failure(AlarmFileProblems(problems))
+    return problems.isEmpty
+      ? .success(AlarmList(alarms: alarms, tasks: tasks)) : .failure(AlarmFileProblems(problems))
   }
 
-  func problem(_ index: Int?, _ name: String?, _ message: String) -> AlarmFileProblem {
-    AlarmFileProblem(file: fileName, alarmIndex: index, alarmName: name, message: message)
+  /// The tasks of `records`, each id given once; a record without a UUID gets its dictionary
+  /// key, else an id derived from its content.
+  private func readTasks(
+    _ records: [(key: String?, record: JSONValue)], zone: String,
+    problems: inout [AlarmFileProblem]
+  ) -> [ToDo] {
+    var tasks: [ToDo] = []
+    var seen: [String: Int] = [:]
+    for (offset, entry) in records.enumerated() {
+      let content = JSONWriter(style: .compact).string(from: entry.record)
+      var decoder = TaskRecordDecoder(
+        reader: self, index: offset + 1, record: entry.record, zone: zone,
+        fallbackID: entry.key ?? AlarmIdentifier.derived(from: "task\u{0}\(content)\u{0}\(offset)"))
+      if let task = decoder.decode() {
+        if let first = seen[task.id] {
+          problems.append(
+            problem(
+              offset + 1, task.title, "id \(quoted(task.id)) is already used by task \(first)",
+              noun: "task"))
+        } else {
+          seen[task.id] = offset + 1
+          tasks.append(task)
+        }
+      }
+      problems += decoder.problems
+    }
+    return tasks
+  }
+
+  func problem(_ index: Int?, _ name: String?, _ message: String, noun: String = "alarm")
+    -> AlarmFileProblem
+  {
+    AlarmFileProblem(
+      file: fileName, alarmIndex: index, alarmName: name, message: message, noun: noun)
   }
 
   func zoneMessage(_ field: String, _ value: JSONValue) -> String {
@@ -447,35 +504,9 @@ private struct RecordDecoder {
     return text
   }
 
-  /// Labels lose surrounding white space (iCalendar readers such as libical drop it) and CR or
-  /// CRLF becomes LF (TEXT has one line-break escape), so labels survive a round trip; other
-  /// control characters are refused, as RFC 5545 §3.3.11 does not allow them in TEXT.
-  static func normalizedLabel(_ text: String) -> String {
-    // Most labels start and end with a visible ASCII character and hold no CR: nothing to do.
-    if hasVisibleASCIIEnds(text), !text.utf8.contains(0x0D) {
-      return text
-    }
-    let lines = text.replacingOccurrences(of: "\r\n", with: "\n")
-    return lines.replacingOccurrences(of: "\r", with: "\n")
-      .trimmingCharacters(in: .whitespacesAndNewlines)
-  }
-
-  /// Whether `text` starts and ends with visible ASCII, so trimming white space of any kind
-  /// would leave it as it is (Foundation's trimming is slow enough to matter per record).
-  static func hasVisibleASCIIEnds(_ text: String) -> Bool {
-    guard let first = text.utf8.first, let last = text.utf8.last else { return false }
-    return (0x21...0x7E).contains(first) && (0x21...0x7E).contains(last)
-  }
-
-  /// Whether `text` holds a C0 control character or DEL (each one UTF-8 byte, which no other
-  /// character's encoding uses).
-  static func hasControlCharacters(_ text: String) -> Bool {
-    text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
-  }
-
   private mutating func labelText(_ field: Field) -> String? {
     guard let text = string(field) else { return nil }
-    let label = Self.normalizedLabel(text)
+    let label = AlarmTextFormats.normalizedLabel(text)
     if label.utf8.contains(where: {
       ($0 < 0x20 && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\t")) || $0 == 0x7F
     }) {
@@ -488,9 +519,9 @@ private struct RecordDecoder {
   private mutating func identifier(_ field: Field) -> String? {
     guard let text = string(field) else { return nil }
     if text.isEmpty
-      || (!Self.hasVisibleASCIIEnds(text)
+      || (!AlarmTextFormats.hasVisibleASCIIEnds(text)
         && text != text.trimmingCharacters(in: .whitespacesAndNewlines))
-      || Self.hasControlCharacters(text)
+      || AlarmTextFormats.hasControlCharacters(text)
     {
       fail(
         "\(fields.name(field)) \(quoted(text)) must be non-empty, without surrounding spaces or control characters"
@@ -517,9 +548,9 @@ private struct RecordDecoder {
     if fields[field] == .null { return nil }
     guard let text = string(field) else { return nil }
     let trimmed =
-      Self.hasVisibleASCIIEnds(text) ? text : text.trimmingCharacters(in: .whitespaces)
+      AlarmTextFormats.hasVisibleASCIIEnds(text) ? text : text.trimmingCharacters(in: .whitespaces)
     if trimmed.isEmpty { return nil }
-    if Self.hasControlCharacters(trimmed) {
+    if AlarmTextFormats.hasControlCharacters(trimmed) {
       fail("\(fields.name(field)) \(quoted(text)) contains control characters")
       return nil
     }

@@ -14,20 +14,55 @@ public enum AlarmFileWriter {
 
   /// The file text as UTF-8: what `JSONWriter(style: .pretty)` writes for the list's `json`
   /// and a final newline, written straight from the alarms without making the JSON value.
-  public static func bytes(_ alarms: [Alarm]) -> [UInt8] {
+  public static func bytes(_ alarms: [Alarm], tasks: [ToDo] = []) -> [UInt8] {
     var bytes: [UInt8] = []
-    guard !alarms.isEmpty else {
-      bytes.append(literal: "{\n  \"alarms\": []\n}\n")
-      return bytes
+    if alarms.isEmpty {
+      bytes.append(literal: "{\n  \"alarms\": []")
+    } else {
+      bytes.append(literal: "{\n  \"alarms\": [")
+      for (offset, alarm) in alarms.enumerated() {
+        bytes.append(literal: offset == 0 ? "\n    {" : ",\n    {")
+        write(alarm, to: &bytes)
+        bytes.append(literal: "\n    }")
+      }
+      bytes.append(literal: "\n  ]")
     }
-    bytes.append(literal: "{\n  \"alarms\": [")
-    for (offset, alarm) in alarms.enumerated() {
-      bytes.append(literal: offset == 0 ? "\n    {" : ",\n    {")
-      write(alarm, to: &bytes)
-      bytes.append(literal: "\n    }")
+    if !tasks.isEmpty {
+      bytes.append(literal: ",\n  \"tasks\": [")
+      for (offset, task) in tasks.enumerated() {
+        bytes.append(literal: offset == 0 ? "\n    {" : ",\n    {")
+        write(task, to: &bytes)
+        bytes.append(literal: "\n    }")
+      }
+      bytes.append(literal: "\n  ]")
     }
-    bytes.append(literal: "\n  ]\n}\n")
+    bytes.append(literal: "\n}\n")
     return bytes
+  }
+
+  /// Writes the members of a task's object: `UUID`, `title`, `deadline`, `completed`, `notes`
+  /// (when there are any), `remindMinutesBefore` (null for no reminder) and `timeZone`.
+  private static func write(_ task: ToDo, to bytes: inout [UInt8]) {
+    bytes.append(literal: "\n      \"UUID\": ")
+    JSONWriter.appendString(task.id, to: &bytes)
+    bytes.append(literal: ",\n      \"title\": ")
+    JSONWriter.appendString(task.title, to: &bytes)
+    bytes.append(literal: ",\n      \"deadline\": ")
+    switch task.deadline {
+    case .at(let local):
+      JSONWriter.appendString(AlarmTextFormats.localDateTimeString(local), to: &bytes)
+    case .on(let date): JSONWriter.appendString(date.description, to: &bytes)
+    }
+    bytes.append(
+      literal: task.completed ? ",\n      \"completed\": true" : ",\n      \"completed\": false")
+    if let notes = task.notes {
+      bytes.append(literal: ",\n      \"notes\": ")
+      JSONWriter.appendString(notes, to: &bytes)
+    }
+    bytes.append(literal: ",\n      \"remindMinutesBefore\": ")
+    bytes += (task.remindMinutesBefore.map(String.init) ?? "null").utf8
+    bytes.append(literal: ",\n      \"timeZone\": ")
+    JSONWriter.appendString(task.timeZone, to: &bytes)
   }
 
   /// The list in the record shape iOS alarm apps store (a bare array of `alarmTime`, `name`,

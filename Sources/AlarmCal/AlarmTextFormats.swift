@@ -157,3 +157,32 @@ public enum AlarmTextFormats {
     value < 10 ? "0\(value)" : "\(value)"
   }
 }
+
+extension AlarmTextFormats {
+  /// Labels lose surrounding white space (iCalendar readers such as libical drop it) and CR or
+  /// CRLF becomes LF (TEXT has one line-break escape), so labels survive a round trip; other
+  /// control characters are refused, as RFC 5545 §3.3.11 does not allow them in TEXT.
+  static func normalizedLabel(_ text: String) -> String {
+    // Most labels start and end with a visible ASCII character and hold no CR: nothing to do.
+    if hasVisibleASCIIEnds(text), !text.utf8.contains(0x0D) {
+      return text
+    }
+    let lines = text.replacingOccurrences(of: "\r\n", with: "\n")
+    return lines.replacingOccurrences(of: "\r", with: "\n")
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Whether `text` starts and ends with visible ASCII, so trimming white space of any kind
+  /// would leave it as it is (Foundation's trimming is slow enough to matter per record).
+  static func hasVisibleASCIIEnds(_ text: String) -> Bool {
+    guard let first = text.utf8.first, let last = text.utf8.last else { return false }
+    return (0x21...0x7E).contains(first) && (0x21...0x7E).contains(last)
+  }
+
+  /// Whether `text` holds a C0 control character or DEL (each one UTF-8 byte, which no other
+  /// character's encoding uses).
+  static func hasControlCharacters(_ text: String) -> Bool {
+    text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
+  }
+
+}

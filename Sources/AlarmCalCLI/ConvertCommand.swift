@@ -135,11 +135,12 @@ enum ConvertCommand {
       ?? inputFormat.other
 
     var alarms: [Alarm]
+    var tasks: [ToDo] = []
     switch inputFormat {
     case .json:
       let reader = AlarmFileReader(fileName: name, defaultTimeZone: options.zone.identifier)
-      switch reader.read(bytes) {
-      case .success(let read): alarms = read
+      switch reader.readList(bytes) {
+      case .success(let read): (alarms, tasks) = (read.alarms, read.tasks)
       case .failure(let failure):
         for problem in failure.problems { err.write("\(problem)\n") }
         return .badData
@@ -179,15 +180,19 @@ enum ConvertCommand {
 
     let output: [UInt8]
     switch outputFormat {
+    case .json where options.appShape && !tasks.isEmpty:
+      err.write("\(name): the ios shape holds alarms, not tasks; use --shape alarmcal\n")
+      return .badData
     case .json where options.appShape:
       let shaped = AlarmFileWriter.appShape(alarms, zone: options.zone.identifier)
       for omission in shaped.omissions { err.write("warning: \(name): \(omission)\n") }
       output = shaped.bytes
     case .json:
-      output = AlarmFileWriter.bytes(alarms)
+      output = AlarmFileWriter.bytes(alarms, tasks: tasks)
     case .ics:
       do {
-        output = try AlarmExporter(now: options.now, timestamp: options.timestamp).bytes(alarms)
+        output = try AlarmExporter(now: options.now, timestamp: options.timestamp).bytes(
+          alarms, tasks: tasks)
       } catch {
         err.write("\(name): \(error)\n")
         return .badData

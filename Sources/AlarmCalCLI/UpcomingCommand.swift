@@ -99,10 +99,11 @@ enum UpcomingCommand {
       {
         // An alarm list is planned as `convert` would export it at --now.
         let reader = AlarmFileReader(fileName: name, defaultTimeZone: options.zone.identifier)
-        switch reader.read(bytes) {
-        case .success(let alarms):
+        switch reader.readList(bytes) {
+        case .success(let list):
           do {
-            bytes = try AlarmExporter(now: options.now, timestamp: options.now).bytes(alarms)
+            bytes = try AlarmExporter(now: options.now, timestamp: options.now).bytes(
+              list.alarms, tasks: list.tasks)
           } catch {
             err.write("\(name): \(error)\n")
             failed = true

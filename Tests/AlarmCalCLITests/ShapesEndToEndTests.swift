@@ -56,4 +56,25 @@ import Testing
       #expect(strip(direct.stdout) == strip(viaCalendar.stdout))
     }
   }
+
+  @Test("a to-do app's task storage: upcoming lists each open task's reminder")
+  func taskStorage() throws {
+    let file = try fixturePath("tasks.json")
+    let result = try runBinary([
+      "upcoming", file, "--now", "2026-12-04T00:00:00Z", "--tz", "Europe/Berlin", "--format",
+      "ndjson",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let rows = try result.stdout.split(separator: "\n").map {
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+      return "\(object["trigger"] ?? "") \(object["component"] ?? "") \(object["summary"] ?? "")"
+    }
+    #expect(
+      rows == [
+        "2026-12-07T18:45:00Z VTODO Call the plumber",
+        "2026-12-18T23:00:00Z VTODO Buy a birthday present for Mia",
+        "2027-01-15T15:00:00Z VTODO File the tax return",
+      ])
+  }
 }

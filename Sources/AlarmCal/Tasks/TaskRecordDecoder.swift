@@ -1,0 +1,144 @@
+import ICalendar
+
+/// Decodes one task record as a to-do app stores it (`title`, `deadline`, `UUID`, and
+/// optionally `completed`, `notes`, `remindMinutesBefore`, `timeZone`), collecting a problem
+/// per bad field.
+struct TaskRecordDecoder {
+  let reader: AlarmFileReader
+  /// The task's place in its list, 1-based, for messages.
+  let index: Int
+  let record: JSONValue
+  /// The zone of a deadline without one.
+  let zone: String
+  /// The id for a record without `UUID` (or for a dictionary entry, its key).
+  let fallbackID: String
+  var problems: [AlarmFileProblem] = []
+
+  /// The record keys a task has; `id` and `uuid` are other names of `UUID`.
+  static let keys: Set<String> = [
+    "title", "deadline", "UUID", "id", "uuid", "completed", "notes", "remindMinutesBefore",
+    "timeZone",
+  ]
+
+  /// Whether a record is a task's: it has a title and a deadline.
+  static func isTask(_ record: JSONValue) -> Bool {
+    record["title"] != nil && record["deadline"] != nil
+  }
+
+  private var members: [JSONMember] { record.objectValue ?? [] }
+
+  mutating func decode() -> ToDo? {
+    guard let members = record.objectValue else {
+      fail("must be an object, not \(record.typeName)")
+      return nil
+    }
+    for member in members where !Self.keys.contains(member.key) {
+      fail("unknown field \(quoted(member.key)) of a task")
+    }
+    let idKeys = members.map(\.key).filter { $0 == "UUID" || $0 == "id" || $0 == "uuid" }
+    if idKeys.count > 1 {
+      fail(
+        "\(idKeys.map(quoted).joined(separator: " and ")) are all given; they name the same thing")
+    }
+    let before = problems.count
+    let timeZone = zoneName()
+    let id = identifier(idKeys.first)
+    let title = text("title", required: true) ?? ""
+    let deadline = deadline(in: timeZone)
+    let completed = flag("completed") ?? false
+    let notes = text("notes", required: false)
+    let remind = minutesBefore()
+    guard problems.count == before, let deadline else { return nil }
+    return ToDo(
+      id: id, title: AlarmTextFormats.normalizedLabel(title), deadline: deadline,
+      completed: completed, notes: notes.map(AlarmTextFormats.normalizedLabel),
+      remindMinutesBefore: remind, timeZone: timeZone)
+  }
+
+  private mutating func fail(_ message: String) {
+    problems.append(reader.problem(index, record["title"]?.stringValue, message, noun: "task"))
+  }
+
+  private mutating func identifier(_ key: String?) -> String {
+    guard let key, let value = record[key] else { return fallbackID }
+    guard let text = value.stringValue, !text.isEmpty, !AlarmTextFormats.hasControlCharacters(text)
+    else {
+      fail("\(key) must be a non-empty string")
+      return fallbackID
+    }
+    return text
+  }
+
+  private mutating func text(_ key: String, required: Bool) -> String? {
+    guard let value = record[key], value != .null else {
+      if required { fail("needs \(quoted(key))") }
+      return nil
+    }
+    guard let text = value.stringValue else {
+      fail("\(key) must be a string, not \(value.typeName)")
+      return nil
+    }
+    return text
+  }
+
+  private mutating func flag(_ key: String) -> Bool? {
+    guard let value = record[key] else { return nil }
+    guard let flag = value.boolValue else {
+      fail("\(key) must be true or false, not \(value.typeName)")
+      return nil
+    }
+    return flag
+  }
+
+  private mutating func zoneName() -> String {
+    guard let value = record["timeZone"] else { return zone }
+    guard let name = value.stringValue, TimeZoneRules(identifier: name) != nil else {
+      fail(reader.zoneMessage("timeZone", value))
+      return zone
+    }
+    return name
+  }
+
+  /// `remindMinutesBefore`: absent is 0 (at the deadline), null is no reminder.
+  private mutating func minutesBefore() -> Int? {
+    guard let value = record["remindMinutesBefore"] else { return 0 }
+    if value == .null { return nil }
+    guard let minutes = value.intValue, ToDo.remindMinutesRange.contains(minutes) else {
+      fail(
+        "remindMinutesBefore must be a whole number of minutes from 0 to \(ToDo.remindMinutesRange.upperBound), or null"
+      )
+      return nil
+    }
+    return minutes
+  }
+
+  /// An ISO 8601 date-time (with `Z` or an offset: read on the task's wall clock), a local
+  /// date-time in the task's zone, a date (`YYYY-MM-DD`: due that day), or a number:
+  /// Foundation's default `Date` encoding, seconds since 2001-01-01T00:00:00Z.
+  private mutating func deadline(in zone: String) -> ToDo.Deadline? {
+    guard let value = record["deadline"] else {
+      fail("needs \"deadline\"")
+      return nil
+    }
+    let rules = TimeZoneRules(identifier: zone) ?? .utc
+    if case .number(let literal) = value {
+      guard let seconds = Double(literal), seconds.isFinite, abs(seconds) < 1e11 else {
+        fail("deadline \(literal) is not a Date (seconds since 2001-01-01T00:00:00Z)")
+        return nil
+      }
+      let instant = Instant(secondsSince1970: 978_307_200 + Int64(seconds.rounded(.down)))
+      return .at(rules.local(at: instant))
+    }
+    guard let text = value.stringValue else {
+      fail("deadline must be a string or a number, not \(value.typeName)")
+      return nil
+    }
+    if let date = AlarmTextFormats.localDate(text) { return .on(date) }
+    if let local = AlarmTextFormats.localDateTime(text) { return .at(local) }
+    if let instant = AlarmTextFormats.instant(text) { return .at(rules.local(at: instant)) }
+    fail(
+      "deadline \(quoted(text)) is not an ISO 8601 date-time (2026-12-07T17:00, with Z or an offset) or a date (2026-12-07)"
+    )
+    return nil
+  }
+}

@@ -1,0 +1,58 @@
+import ICalendar
+
+/// One task as a reminder app stores it: a title, a deadline, and when to be reminded.
+public struct ToDo: Equatable, Sendable {
+  /// When the task is due: a wall-clock date-time in ``timeZone``, or a whole day.
+  public enum Deadline: Equatable, Sendable {
+    /// A date-time on the task's wall clock.
+    case at(LocalDateTime)
+    /// A whole day.
+    case on(LocalDate)
+  }
+
+  /// The stable identifier (the app's UUID).
+  public var id: String
+  /// What is to be done.
+  public var title: String
+  /// When it is due.
+  public var deadline: Deadline
+  /// Whether it is done; a done task never reminds.
+  public var completed: Bool
+  /// Free text, if any.
+  public var notes: String?
+  /// Minutes before the deadline the reminder rings: 0 at the deadline; nil for none.
+  public var remindMinutesBefore: Int?
+  /// The IANA zone whose wall clock a date-time deadline is read on.
+  public var timeZone: String
+
+  /// Creates a task; a reminder rings at the deadline unless told otherwise.
+  public init(
+    id: String, title: String, deadline: Deadline, completed: Bool = false, notes: String? = nil,
+    remindMinutesBefore: Int? = 0, timeZone: String
+  ) {
+    self.id = id
+    self.title = title
+    self.deadline = deadline
+    self.completed = completed
+    self.notes = notes
+    self.remindMinutesBefore = remindMinutesBefore
+    self.timeZone = timeZone
+  }
+
+  /// The most minutes a reminder may ring before its deadline: four weeks.
+  public static let remindMinutesRange = 0...40_320
+}
+
+/// What an alarm file holds: alarms and tasks.
+public struct AlarmList: Equatable, Sendable {
+  /// The alarms, in file order.
+  public var alarms: [Alarm]
+  /// The tasks, in file order.
+  public var tasks: [ToDo]
+
+  /// A list of both.
+  public init(alarms: [Alarm], tasks: [ToDo] = []) {
+    self.alarms = alarms
+    self.tasks = tasks
+  }
+}

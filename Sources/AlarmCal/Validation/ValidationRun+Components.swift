@@ -12,18 +12,24 @@ extension ValidationRun {
     checkSemantics(calendar)
     checkPlacement(calendar)
     let hasMethod = calendar.property(uppercased: "METHOD") != nil
-    checkEach(calendar.components) { run, child in run.check(child, hasMethod: hasMethod) }
+    // checkSemantics read the events' and tasks' rules already.
+    checkEach(calendar.components, readingRules: false) { run, child in
+      run.check(child, hasMethod: hasMethod)
+    }
   }
 
   /// Runs `check` on each of `items`, in runs at once (``ParallelWork``), each run checking
   /// with a copy of this one's caches; what they found is reported in the items' order, as if
-  /// checked in turn, and what they cached is kept.
+  /// checked in turn, and what they cached is kept. With `readingRules`, each distinct RRULE of
+  /// the items is read first, once, not once in every run.
   mutating func checkEach(
-    _ items: [ICalComponent], _ check: @Sendable (inout ValidationRun, ICalComponent) -> Void
+    _ items: [ICalComponent], readingRules: Bool = true,
+    _ check: @Sendable (inout ValidationRun, ICalComponent) -> Void
   ) {
-    // Each distinct RRULE is read once here, not once in every run.
-    for item in items {
-      for rule in item.properties(named: "RRULE") { _ = self.rule(rule.value) }
+    if readingRules {
+      for item in items {
+        for rule in item.properties where rule.name == "RRULE" { _ = self.rule(rule.value) }
+      }
     }
     let runs = ParallelWork.runs(of: items.count)
     var copy = self

@@ -191,17 +191,24 @@ extension ValidationRun {
 
   /// Notes, once per file each: what Google Calendar and Outlook ignore on import.
   private mutating func notes(_ calendar: ICalComponent, items: [ICalComponent]) {
-    let alarms = items.flatMap { $0.components.filter { $0.name == "VALARM" } }
-    if let first = alarms.first {
+    // The first VALARM, and the ATTACH of the first AUDIO alarm that has one.
+    var firstAlarmBegin: SourcePosition?
+    var audioAttach: ICalProperty?
+    for item in items {
+      for alarm in item.components where alarm.name == "VALARM" {
+        if firstAlarmBegin == nil { firstAlarmBegin = begin(alarm) }
+        if audioAttach == nil, alarm.property(uppercased: "ACTION")?.value.uppercased() == "AUDIO" {
+          audioAttach = alarm.property(uppercased: "ATTACH")
+        }
+      }
+    }
+    if let firstAlarmBegin {
       report(
-        .importIgnoresAlarms, at: begin(first),
+        .importIgnoresAlarms, at: firstAlarmBegin,
         "Google Calendar and Outlook ignore VALARM when importing a file; the alarms ring only in "
           + "apps such as Apple Calendar and Thunderbird")
     }
-    if let attach = alarms.lazy.filter({
-      $0.property(uppercased: "ACTION")?.value.uppercased() == "AUDIO"
-    })
-    .compactMap({ $0.property(uppercased: "ATTACH") }).first {
+    if let attach = audioAttach {
       report(
         .audioAttachment, at: value(attach),
         "most calendar apps play their own sound and ignore an AUDIO alarm's ATTACH")

@@ -42,6 +42,8 @@ public enum Validator {
       seenCalendar = true
       run.checkCalendar(component)
     }
+    _ = consume document
+    ICalComponent.releaseInPieces(consume calendars)
     return run.diagnostics.enumerated().sorted {
       ($0.element.line, $0.element.column, $0.offset) < (
         $1.element.line, $1.element.column, $1.offset

@@ -193,6 +193,10 @@ struct ContentLineLexer {
   /// Runs on the unfolded bytes: a fold may split a multi-octet character (RFC 5545 §3.1).
   private mutating func checkCharacters(_ line: Line) {
     let text = line.bytes
+    // Most lines are printable ASCII throughout: one pass without branches shows it.
+    var outsidePrintable: UInt8 = 0
+    for byte in text { outsidePrintable |= byte &- 0x20 >= 0x5F ? 1 : 0 }
+    if outsidePrintable == 0 { return }
     var sawInvalid = false
     var sawControl = false
     var offset = text.startIndex

@@ -13,9 +13,12 @@ struct ContentLineLexer {
   static let maximumLineOctets = 75
 
   private let bytes: [UInt8]
-  private let lint: Bool
+  /// Whether problems that keep a line are reported too.
+  let lint: Bool
   /// The next physical line to read.
   private var index: Int
+  /// Where reading stops: the end of the data, or where a reader of part of it pauses.
+  private var end: Int
   private var number = 1
   /// Whether a content line has started (a continuation before the first one is an orphan).
   private var started = false
@@ -28,15 +31,45 @@ struct ContentLineLexer {
     self.bytes = bytes
     self.lint = lint
     index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    end = bytes.count
   }
 
   /// A lexer that reads from byte `start`, which begins physical line `line` and a content line.
   init(_ bytes: [UInt8], from start: Int, line: Int) {
+    self.init(bytes, lint: false, from: start, line: line, until: bytes.count)
+  }
+
+  /// A lexer that reads from byte `start`, which begins physical line `line` and a content
+  /// line, and stops at byte `end`, which begins a physical line that is no continuation.
+  init(_ bytes: [UInt8], lint: Bool, from start: Int, line: Int, until end: Int) {
     self.bytes = bytes
-    lint = false
+    self.lint = lint
     index = start
+    self.end = end
     number = line
     started = true
+  }
+
+  /// Stops reading at byte `offset`, which begins a physical line that is no continuation:
+  /// ``next(structureOnly:)`` then gives nil there, as at the end of the data, and reading
+  /// goes on from there after ``resume(at:line:)``.
+  mutating func pause(at offset: Int) {
+    end = offset
+  }
+
+  /// Goes on reading, to the end of the data, from byte `offset` (physical line `line`), which
+  /// begins a content line.
+  mutating func resume(at offset: Int, line: Int) {
+    index = offset
+    number = line
+    end = bytes.count
+  }
+
+  /// Takes in what `other`, which read the lines just before where this one goes on, found.
+  mutating func adopt(_ other: ContentLineLexer) {
+    findings += other.findings
+    bareLineFeeds += other.bareLineFeeds
+    if firstBareLineFeed == nil { firstBareLineFeed = other.firstBareLineFeed }
   }
 
   /// One unfolded content line.
@@ -62,10 +95,10 @@ struct ContentLineLexer {
   }
 
   /// The next content line, or nil at the end of the data (then the bare-LF finding, if any,
-  /// has been added). With `structureOnly`, lines other than BEGIN and END are passed over
+  /// has been added) or where it pauses. With `structureOnly`, lines other than BEGIN and END are passed over
   /// unread (a reader that keeps nothing of a component needs only where it ends).
   mutating func next(structureOnly: Bool = false) -> Line? {
-    while index < bytes.count {
+    while index < end {
       let physical = physicalLine()
       if physical.end == physical.start { continue }  // an empty line holds nothing
       if structureOnly, !startsBeginOrEnd(physical.start, physical.end) { continue }
@@ -90,7 +123,7 @@ struct ContentLineLexer {
       if lint { checkCharacters(line) }
       return line
     }
-    if let firstBareLineFeed {
+    if index >= bytes.count, let firstBareLineFeed {
       findings.append(LineFinding(.bareLineFeed(count: bareLineFeeds), at: firstBareLineFeed))
       self.firstBareLineFeed = nil
     }
@@ -143,7 +176,7 @@ struct ContentLineLexer {
   /// The next physical line if it continues the current content line (after any empty lines,
   /// which are read and passed over); nil, reading nothing but empty lines, otherwise.
   private mutating func peekContinuation() -> (start: Int, end: Int)? {
-    while index < bytes.count {
+    while index < end {
       let byte = bytes[index]
       if byte == 0x20 || byte == 0x09 {
         let physical = physicalLine()
@@ -160,6 +193,10 @@ struct ContentLineLexer {
   /// Runs on the unfolded bytes: a fold may split a multi-octet character (RFC 5545 §3.1).
   private mutating func checkCharacters(_ line: Line) {
     let text = line.bytes
+    // Most lines are printable ASCII throughout: one pass without branches shows it.
+    var outsidePrintable: UInt8 = 0
+    for byte in text { outsidePrintable |= byte &- 0x20 >= 0x5F ? 1 : 0 }
+    if outsidePrintable == 0 { return }
     var sawInvalid = false
     var sawControl = false
     var offset = text.startIndex

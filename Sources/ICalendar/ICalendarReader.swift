@@ -12,23 +12,21 @@ import Foundation
 public enum ICalendarReader {
   /// The top-level components of `bytes` (UTF-8); throws when the data is not iCalendar at all
   /// (no BEGIN line, a NUL byte) or nests deeper than ``ComponentNesting/maximumDepth``.
-  /// A large calendar's children are read in pieces at once (``ParallelWork``).
+  /// A large file is read in segments at once, as ``document(_:)`` reads it.
   public static func read(_ bytes: [UInt8]) throws(ICalendarSyntaxError) -> [ICalComponent] {
-    guard let outline = calendarsAndZones(bytes), case let pieces = outline.pieces(),
-      pieces.count > 1
-    else { return try read(bytes) { child, _, _ in child } }
-    let children = ParallelWork.map(pieces) { piece in
-      var found: [ICalComponent] = []
-      found.reserveCapacity(piece.children.count)
-      Self.children(piece.children, of: piece.root, in: outline, bytes: bytes) {
-        found.append($0)
-      }
-      return found
-    }
-    var roots = outline.roots
-    for index in roots.indices { roots[index].components = [] }
-    for (piece, found) in zip(pieces, children) { roots[piece.root].components += found }
-    return roots
+    try read(bytes, segmentBytes: defaultSegmentBytes)
+  }
+
+  /// ``read(_:)`` with segments of at least `segmentBytes` bytes.
+  static func read(_ bytes: [UInt8], segmentBytes: Int) throws(ICalendarSyntaxError)
+    -> [ICalComponent]
+  {
+    try refuseNUL(bytes)
+    var builder = TreeBuilder(
+      bytes: bytes, lint: false, scope: .everything, visit: { child, _, _ in child })
+    readInSegments(&builder, segmentBytes: segmentBytes)
+    builder.run()
+    return try roots(builder.roots, tooDeepAt: builder.tooDeepAt)
   }
 
   /// Reads like ``read(_:)``, but hands each child of a top-level component (the VEVENTs,
@@ -40,17 +38,30 @@ public enum ICalendarReader {
     visit: (_ child: consuming ICalComponent, _ rootIndex: Int, _ root: ICalComponent) ->
       ICalComponent?
   ) throws(ICalendarSyntaxError) -> [ICalComponent] {
+    try refuseNUL(bytes)
+    let (roots, tooDeepAt) = withoutActuallyEscaping(visit) { visit in
+      var builder = TreeBuilder(bytes: bytes, lint: false, scope: .everything, visit: visit)
+      builder.run()
+      return (builder.roots, builder.tooDeepAt)
+    }
+    return try Self.roots(roots, tooDeepAt: tooDeepAt)
+  }
+
+  /// Throws when `bytes` holds a NUL byte: no text at all.
+  private static func refuseNUL(_ bytes: [UInt8]) throws(ICalendarSyntaxError) {
     let nul = ByteSearch.firstOffset(of: 0, in: bytes, from: 0)
     if nul < bytes.count {
       throw ICalendarSyntaxError(
         line: bytes[..<nul].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) },
         message: "contains a NUL byte: this is not iCalendar text")
     }
-    let (roots, tooDeepAt) = withoutActuallyEscaping(visit) { visit in
-      var builder = TreeBuilder(bytes: bytes, lint: false, scope: .everything, visit: visit)
-      builder.run()
-      return (builder.roots, builder.tooDeepAt)
-    }
+  }
+
+  /// The top-level components read; throws when reading stopped at a BEGIN nested too deep
+  /// (on line `tooDeepAt`) or found no component.
+  private static func roots(_ roots: [ICalComponent], tooDeepAt: Int?)
+    throws(ICalendarSyntaxError) -> [ICalComponent]
+  {
     if let line = tooDeepAt { throw ComponentNesting.tooDeep(line: line) }
     guard !roots.isEmpty else {
       throw ICalendarSyntaxError(line: 1, message: "no BEGIN line: this is not iCalendar data")
@@ -95,10 +106,19 @@ public enum ICalendarReader {
   }
 
   /// Everything in `bytes`, however broken, for `validate`: the tree, every problem the lexer
-  /// found (`lint` ones included), and every problem with the nesting of components.
+  /// found (`lint` ones included), and every problem with the nesting of components. A large
+  /// file is read in segments at once (``ParallelWork``), each from a VEVENT's or VTODO's BEGIN
+  /// line inside a top-level component; a segment that would not begin and end there in a
+  /// reading in one pass is read again in one pass, so the document never depends on the split.
   public static func document(_ bytes: [UInt8]) -> ICalendarDocument {
+    document(bytes, segmentBytes: defaultSegmentBytes)
+  }
+
+  /// ``document(_:)`` with segments of at least `segmentBytes` bytes.
+  static func document(_ bytes: [UInt8], segmentBytes: Int) -> ICalendarDocument {
     var builder = TreeBuilder(
       bytes: bytes, lint: true, scope: .everything, visit: { child, _, _ in child })
+    readInSegments(&builder, segmentBytes: segmentBytes)
     builder.run()
     let findings = builder.lexer.findings.enumerated().sorted {
       ($0.element.position, $0.offset) < ($1.element.position, $1.offset)
@@ -106,6 +126,102 @@ public enum ICalendarReader {
     return ICalendarDocument(
       components: builder.tooDeepAt == nil ? builder.roots : [], findings: findings,
       structure: builder.problems, firstLine: builder.firstLine, source: SourceMap(bytes))
+  }
+
+  /// The smallest segment worth reading on its own.
+  static let defaultSegmentBytes = 1 << 16
+
+  /// Reads with `builder`, which has read nothing yet, the segments of a large file at once
+  /// (``segmentStarts(_:segmentBytes:)``) and leaves it to read the rest: the last event and
+  /// what follows it or, when a segment did not begin and end inside the one top-level
+  /// component open, everything after the first.
+  private static func readInSegments(_ builder: inout TreeBuilder, segmentBytes: Int) {
+    let bytes = builder.bytes
+    let starts = segmentStarts(bytes, segmentBytes: segmentBytes)
+    guard let first = starts.first, let last = starts.last, starts.count > 1 else { return }
+    let lines = lineNumbers(at: starts, in: bytes)
+    builder.lexer.pause(at: first)
+    builder.readLines()
+    var goOnFrom = 0
+    if let top = builder.openTopLevel {
+      let lint = builder.lexer.lint
+      let ranges = (0..<(starts.count - 1)).map { ($0, starts[$0], starts[$0 + 1]) }
+      let segments = ParallelWork.map(ranges) { index, start, end in
+        var segment = TreeBuilder(
+          bytes: bytes, lint: lint, inside: top, from: start, line: lines[index], until: end)
+        segment.readLines()
+        return segment.segmentRead
+      }
+      if segments.allSatisfy(\.stayedInside) {
+        for segment in segments { builder.adopt(segment) }
+        goOnFrom = starts.count - 1
+      }
+    }
+    builder.lexer.resume(at: goOnFrom == 0 ? first : last, line: lines[goOnFrom])
+  }
+
+  /// The physical line (1-based) at each of `offsets` (ascending, each at a line's start).
+  private static func lineNumbers(at offsets: [Int], in bytes: [UInt8]) -> [Int] {
+    var numbers: [Int] = []
+    numbers.reserveCapacity(offsets.count)
+    var line = 1
+    var next = 0
+    for offset in offsets {
+      while case let end = ByteSearch.firstOffset(of: 0x0A, in: bytes, from: next), end < offset {
+        line += 1
+        next = end + 1
+      }
+      numbers.append(line)
+    }
+    return numbers
+  }
+
+  /// Where `bytes` may be cut for ``document(_:segmentBytes:)``: offsets of physical lines that
+  /// begin `BEGIN:VEVENT` or `BEGIN:VTODO`, the first and the last in the data and about one
+  /// every `segmentBytes` bytes between them (at most four per processor); none when the data
+  /// is too short to cut.
+  static func segmentStarts(_ bytes: [UInt8], segmentBytes: Int) -> [Int] {
+    let count = bytes.count
+    let segments = min(
+      4 * ProcessInfo.processInfo.activeProcessorCount, count / max(segmentBytes, 1))
+    guard segments > 1, let first = beginLine(in: bytes, atOrAfter: 0) else { return [] }
+    var last = first
+    while let next = beginLine(in: bytes, atOrAfter: max(last + 1, count - segmentBytes)) {
+      last = next
+    }
+    var starts = [first]
+    for segment in 1..<segments {
+      guard let start = beginLine(in: bytes, atOrAfter: count / segments * segment),
+        start < last
+      else { break }
+      if start > starts[starts.count - 1] { starts.append(start) }
+    }
+    if last > starts[starts.count - 1] { starts.append(last) }
+    return starts
+  }
+
+  /// The offset of the first physical line at or after `offset` that begins `BEGIN:VEVENT` or
+  /// `BEGIN:VTODO` (then a line break), if any.
+  private static func beginLine(in bytes: [UInt8], atOrAfter offset: Int) -> Int? {
+    var start = offset
+    if start > 0, bytes[start - 1] != 0x0A {
+      start = ByteSearch.firstOffset(of: 0x0A, in: bytes, from: start) + 1
+    }
+    while start < bytes.count {
+      if startsEventOrTask(bytes, at: start) { return start }
+      start = ByteSearch.firstOffset(of: 0x0A, in: bytes, from: start) + 1
+    }
+    return nil
+  }
+
+  private static func startsEventOrTask(_ bytes: [UInt8], at start: Int) -> Bool {
+    for word in ["BEGIN:VEVENT", "BEGIN:VTODO"] {
+      let utf8 = word.utf8
+      let end = start + utf8.count
+      guard end < bytes.count, bytes[end] == 0x0D || bytes[end] == 0x0A else { continue }
+      if bytes[start..<end].elementsEqual(utf8) { return true }
+    }
+    return false
   }
 }
 
@@ -276,7 +392,81 @@ private struct TreeBuilder {
     readsChildren = true
   }
 
+  /// The top-level component open where a builder paused, when it is the only one open.
+  struct OpenTopLevel: Sendable {
+    let name: String
+    /// Its BEGIN line's value as written, its number and where it starts.
+    let written: String
+    let line: Int
+    let start: Int
+  }
+
+  /// What a builder that read one segment inside a top-level component found.
+  struct SegmentRead: Sendable {
+    /// Whether it stayed inside the top-level component and ended at its level, as it began.
+    let stayedInside: Bool
+    /// The top-level component's properties, children and unreadable lines in the segment.
+    let top: ICalComponent
+    let problems: [StructureProblem]
+    let lexer: ContentLineLexer
+    let firstLine: SourcePosition?
+  }
+
+  /// A builder that reads the lines from `start` (on physical line `line`) to
+  /// `end` inside the top-level component `top`, as a reading in one pass would read them
+  /// there if `top` were the only component open.
+  init(
+    bytes: [UInt8], lint: Bool, inside top: OpenTopLevel, from start: Int, line: Int,
+    until end: Int
+  ) {
+    self.bytes = bytes
+    lexer = ContentLineLexer(bytes, lint: lint, from: start, line: line, until: end)
+    scope = .everything
+    visit = { child, _, _ in child }
+    var shell = ICalComponent("", line: top.line)
+    shell.name = top.name
+    stack = [shell]
+    opened = [(top.written, top.line, top.start, true)]
+    readsChildren = true
+  }
+
+  /// The top-level component open now, if it is the only component open and reading did not
+  /// stop at a BEGIN nested too deep.
+  var openTopLevel: OpenTopLevel? {
+    guard tooDeepAt == nil, stack.count == 1, opened.count == 1, opened[0].keeps else {
+      return nil
+    }
+    return OpenTopLevel(
+      name: stack[0].name, written: opened[0].written, line: opened[0].line,
+      start: opened[0].start)
+  }
+
+  /// What this builder, made with ``init(bytes:lint:inside:from:line:until:)``, read.
+  var segmentRead: SegmentRead {
+    SegmentRead(
+      stayedInside: openTopLevel != nil, top: stack.first ?? ICalComponent(""),
+      problems: problems, lexer: lexer, firstLine: firstLine)
+  }
+
+  /// Takes in a segment read just after where this builder paused, inside its one open
+  /// top-level component: as if this builder had read its lines.
+  mutating func adopt(_ segment: SegmentRead) {
+    stack[0].properties += segment.top.properties
+    stack[0].components += segment.top.components
+    stack[0].unreadable += segment.top.unreadable
+    problems += segment.problems
+    lexer.adopt(segment.lexer)
+    if firstLine == nil { firstLine = segment.firstLine }
+  }
+
   mutating func run() {
+    readLines()
+    finish()
+  }
+
+  /// Reads lines until the lexer gives no more (at the end of the data or where it pauses), a
+  /// BEGIN nests too deep, or the children to read are read.
+  mutating func readLines() {
     while tooDeepAt == nil, childrenLeft > 0,
       let line = lexer.next(structureOnly: !(opened.last?.keeps ?? true))
     {
@@ -299,6 +489,10 @@ private struct TreeBuilder {
         note("unreadable content line \(line.number): \(Self.printablePrefix(line.bytes))")
       }
     }
+  }
+
+  /// Closes what is still open at the end of the data.
+  mutating func finish() {
     if tooDeepAt != nil {
       stack.removeAll()
       return

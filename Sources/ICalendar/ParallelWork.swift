@@ -20,7 +20,7 @@ public enum ParallelWork {
       while let input = remaining.popLast() { results.append(body(input)) }
       return results
     }
-    let pieces = Pieces<Input, Result>(inputs)
+    let pieces = Pieces<Input, Result>(consume inputs)
     pieces.gate.synchronize()
     DispatchQueue.concurrentPerform(iterations: pieces.count) { index in
       pieces.hand(body(pieces.take(index)), at: index)

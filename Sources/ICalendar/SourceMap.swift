@@ -32,7 +32,12 @@ public struct SourceMap: Sendable {
   public init(_ bytes: [UInt8]) {
     self.bytes = bytes
     var starts = [bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0]
-    for (offset, byte) in bytes.enumerated() where byte == 0x0A { starts.append(offset + 1) }
+    var next = 0
+    while case let end = ByteSearch.firstOffset(of: 0x0A, in: bytes, from: next), end < bytes.count
+    {
+      starts.append(end + 1)
+      next = end + 1
+    }
     lineStarts = starts
   }
 

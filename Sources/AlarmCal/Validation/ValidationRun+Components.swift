@@ -8,36 +8,52 @@ extension ValidationRun {
     require(["PRODID", "VERSION"], in: calendar, rfc: rfc)
     uniqueOnly(["PRODID", "VERSION", "CALSCALE", "METHOD"], in: calendar, rfc: rfc)
     checkValues(calendar)
-    checkTimeZones(calendar)
-    checkSemantics(calendar)
-    checkPlacement(calendar)
     let hasMethod = calendar.property(uppercased: "METHOD") != nil
-    checkEach(calendar.components) { run, child in run.check(child, hasMethod: hasMethod) }
-  }
-
-  /// Runs `check` on each of `items`, in runs at once (``ParallelWork``), each run checking
-  /// with a copy of this one's caches; what they found is reported in the items' order, as if
-  /// checked in turn, and what they cached is kept.
-  mutating func checkEach(
-    _ items: [ICalComponent], _ check: @Sendable (inout ValidationRun, ICalComponent) -> Void
-  ) {
-    // Each distinct RRULE is read once here, not once in every run.
+    let items = calendar.components.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
+    // Each distinct RRULE of the events and tasks is read once here, not once in every job.
     for item in items {
-      for rule in item.properties(named: "RRULE") { _ = self.rule(rule.value) }
+      for rule in item.properties where rule.name == "RRULE" { _ = self.rule(rule.value) }
     }
-    let runs = ParallelWork.runs(of: items.count)
+    let jobs: [CalendarJob] =
+      [.timeZones, .uniqueIDs] + ParallelWork.runs(of: items.count).map(CalendarJob.items)
+      + [.notes, .placement]
+      + ParallelWork.runs(of: calendar.components.count).map(
+        CalendarJob.children)
     var copy = self
     copy.diagnostics = []
     let piece = copy
-    let done = ParallelWork.map(runs) { range in
+    let done = ParallelWork.map(jobs) { job in
       var run = piece
-      for item in items[range] { check(&run, item) }
+      switch job {
+      case .timeZones: run.checkTimeZones(calendar)
+      case .uniqueIDs: run.checkUniqueIDs(items)
+      case .items(let range):
+        for item in items[range] { run.checkItem(item, among: items) }
+      case .notes: run.notes(calendar, items: items)
+      case .placement: run.checkPlacement(calendar)
+      case .children(let range):
+        for child in calendar.components[range] { run.check(child, hasMethod: hasMethod) }
+      }
       return run
     }
     for run in done {
       diagnostics += run.diagnostics
       adoptCaches(of: run)
     }
+  }
+
+  /// A part of ``checkCalendar(_:)``, in the order its findings are reported: the parts are
+  /// checked at once (``ParallelWork``), each with a copy of the run's caches, and what each
+  /// found is reported in this order, as if checked in turn.
+  private enum CalendarJob: Sendable {
+    case timeZones
+    case uniqueIDs
+    /// A run of the calendar's events and tasks, for the checks among them.
+    case items(Range<Int>)
+    case notes
+    case placement
+    /// A run of the calendar's children, each checked with its own children.
+    case children(Range<Int>)
   }
 
   /// Checks a component below VCALENDAR and its children.

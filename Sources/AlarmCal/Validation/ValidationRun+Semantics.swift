@@ -3,9 +3,9 @@ import ICalendar
 /// Checks that concern what alarms will do (warnings: the file is valid, the user should know)
 /// and what other calendar apps do with it (notes).
 extension ValidationRun {
-  mutating func checkSemantics(_ calendar: ICalComponent) {
+  /// A UID used by more than one master among a calendar's events and tasks (`items`).
+  mutating func checkUniqueIDs(_ items: [ICalComponent]) {
     var firstUse: [String: Int] = [:]
-    let items = calendar.components.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
     for item in items where item.property(uppercased: "RECURRENCE-ID") == nil {
       guard let uid = item.property(uppercased: "UID") else { continue }
       if let line = firstUse[uid.value] {
@@ -16,12 +16,10 @@ extension ValidationRun {
         firstUse[uid.value] = item.line ?? 1
       }
     }
-    checkEach(items) { run, item in run.checkItem(item, among: items) }
-    notes(calendar, items: items)
   }
 
   /// The checks of one VEVENT or VTODO among the calendar's `items`.
-  private mutating func checkItem(_ item: ICalComponent, among items: [ICalComponent]) {
+  mutating func checkItem(_ item: ICalComponent, among items: [ICalComponent]) {
     if let override = item.property(uppercased: "RECURRENCE-ID") {
       checkOverride(override, of: item, among: items)
     }
@@ -190,18 +188,25 @@ extension ValidationRun {
   }
 
   /// Notes, once per file each: what Google Calendar and Outlook ignore on import.
-  private mutating func notes(_ calendar: ICalComponent, items: [ICalComponent]) {
-    let alarms = items.flatMap { $0.components.filter { $0.name == "VALARM" } }
-    if let first = alarms.first {
+  mutating func notes(_ calendar: ICalComponent, items: [ICalComponent]) {
+    // The first VALARM, and the ATTACH of the first AUDIO alarm that has one.
+    var firstAlarmBegin: SourcePosition?
+    var audioAttach: ICalProperty?
+    for item in items {
+      for alarm in item.components where alarm.name == "VALARM" {
+        if firstAlarmBegin == nil { firstAlarmBegin = begin(alarm) }
+        if audioAttach == nil, alarm.property(uppercased: "ACTION")?.value.uppercased() == "AUDIO" {
+          audioAttach = alarm.property(uppercased: "ATTACH")
+        }
+      }
+    }
+    if let firstAlarmBegin {
       report(
-        .importIgnoresAlarms, at: begin(first),
+        .importIgnoresAlarms, at: firstAlarmBegin,
         "Google Calendar and Outlook ignore VALARM when importing a file; the alarms ring only in "
           + "apps such as Apple Calendar and Thunderbird")
     }
-    if let attach = alarms.lazy.filter({
-      $0.property(uppercased: "ACTION")?.value.uppercased() == "AUDIO"
-    })
-    .compactMap({ $0.property(uppercased: "ATTACH") }).first {
+    if let attach = audioAttach {
       report(
         .audioAttachment, at: value(attach),
         "most calendar apps play their own sound and ignore an AUDIO alarm's ATTACH")

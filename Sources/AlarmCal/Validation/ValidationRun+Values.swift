@@ -47,9 +47,9 @@ extension ValidationRun {
 
   /// Checks the value syntax of a component's own properties.
   mutating func checkValues(_ component: ICalComponent) {
-    for line in component.properties {
+    for (index, line) in component.properties.enumerated() {
       let name = line.name
-      let traits = traits(of: name)
+      let traits = traits(of: name, at: index, in: component.name)
       if !name.isEmpty, !traits.knownToLibical {
         report(
           .unknownToLibical, at: self.name(line),

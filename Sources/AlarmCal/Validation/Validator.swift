@@ -42,6 +42,8 @@ public enum Validator {
       seenCalendar = true
       run.checkCalendar(component)
     }
+    _ = consume document
+    ICalComponent.releaseInPieces(consume calendars)
     return run.diagnostics.enumerated().sorted {
       ($0.element.line, $0.element.column, $0.offset) < (
         $1.element.line, $1.element.column, $1.offset
@@ -65,6 +67,10 @@ struct ValidationRun {
   var compiledRules: [RecurrencePlans] = []
   /// What the value rules ask of each property name seen so far.
   var propertyTraits: [String: PropertyTraits] = [:]
+  /// For each component name checked, the names and traits of the properties of the last such
+  /// component, by place: a calendar's events tend to list the same properties in the same order.
+  var traitsByPlace: [(component: String, properties: [(name: String, traits: PropertyTraits)])] =
+    []
 
   /// The RRULE `text` parsed, once per distinct text.
   mutating func rule(_ text: String) -> Result<RecurrenceRule, RecurrenceRuleError> {
@@ -100,6 +106,24 @@ struct ValidationRun {
       }
     }
     propertyTraits.merge(other.propertyTraits) { mine, _ in mine }
+  }
+
+  /// ``traits(of:)`` for the property at `index` in a component named `component`, asked first
+  /// of the property at that place in the last component of that name.
+  mutating func traits(of name: String, at index: Int, in component: String) -> PropertyTraits {
+    guard let slot = traitsByPlace.firstIndex(where: { $0.component == component }) else {
+      traitsByPlace.append((component, []))
+      return traits(of: name, at: index, in: component)
+    }
+    let places = traitsByPlace[slot].properties
+    if index < places.count, places[index].name == name { return places[index].traits }
+    let traits = traits(of: name)
+    if index < places.count {
+      traitsByPlace[slot].properties[index] = (name, traits)
+    } else if index == places.count {
+      traitsByPlace[slot].properties.append((name, traits))
+    }
+    return traits
   }
 
   /// What the value rules ask of a property name, worked out once per distinct name.

@@ -147,7 +147,12 @@ public struct AlarmExporter: Sendable {
     printer.write("TRANSP", value: "TRANSPARENT")
     printer.begin("VALARM")
     let alarmUID = alarm.exportedAlarmUID
-    printer.write("UID", text: alarmUID)
+    // A derived UID is hex digits and dashes: nothing to escape.
+    if alarm.alarmUID == nil {
+      printer.write("UID", value: alarmUID)
+    } else {
+      printer.write("UID", text: alarmUID)
+    }
     printer.write(
       "ACTION",
       value: alarm.enabled ? AlarmVocabulary.enabledAction : AlarmVocabulary.disabledAction)

@@ -205,43 +205,66 @@ private enum Field: Int, CaseIterable {
   case alarmUid, acknowledgedAt, snoozedUntil
 
   /// alarmcal's own key.
-  var key: String { Self.keys[rawValue][0] }
-
-  /// Every key that names the field, alarmcal's own first.
-  static let keys: [[String]] = [
-    ["id", "uuid", "identifier", "creatTime"], ["time", "alarmTime"], ["at"],
-    ["repeat", "repeatDays", "repeatWeekdays", "weekdays"], ["label", "name"], ["sound"],
-    ["snooze", "snoozeEnabled"], ["snoozeMinutes"], ["enabled", "isEnabled"], ["timeZone"],
-    ["alarmUid"], ["acknowledgedAt"], ["snoozedUntil"],
-  ]
-
-  /// The keys of the iOS app record (alarmTime, name, repeatDays, sound, snoozeEnabled,
-  /// isEnabled, creatTime): what `--shape ios` writes, and how a record is told to be one.
-  static let appKeys: Set<String> = [
-    "alarmTime", "name", "repeatDays", "snoozeEnabled", "isEnabled", "creatTime",
-  ]
-
-  /// The field a member key names, if any.
-  init?(key: String) {
-    // Most keys differ in length, which is quicker to compare than their text: the length
-    // leaves a few candidates.
-    let field: Field
-    switch key.utf8.count {
-    case 2: field = key == "id" ? .id : .at
-    case 4: field = key == "time" ? .time : key == "name" ? .label : .id
-    case 5: field = key == "label" ? .label : .sound
-    case 6: field = key == "repeat" ? .repeats : .snooze
-    case 7: field = .enabled
-    case 8: field = key == "timeZone" ? .timeZone : key == "alarmUid" ? .alarmUid : .repeats
-    case 9: field = key == "alarmTime" ? .time : key == "isEnabled" ? .enabled : .id
-    case 10: field = key == "repeatDays" ? .repeats : .id
-    case 12: field = .snoozedUntil
-    case 13: field = key == "snoozeMinutes" ? .snoozeMinutes : .snooze
-    case 14: field = key == "acknowledgedAt" ? .acknowledgedAt : .repeats
-    default: return nil
+  var key: String {
+    switch self {
+    case .id: "id"
+    case .time: "time"
+    case .at: "at"
+    case .repeats: "repeat"
+    case .label: "label"
+    case .sound: "sound"
+    case .snooze: "snooze"
+    case .snoozeMinutes: "snoozeMinutes"
+    case .enabled: "enabled"
+    case .timeZone: "timeZone"
+    case .alarmUid: "alarmUid"
+    case .acknowledgedAt: "acknowledgedAt"
+    case .snoozedUntil: "snoozedUntil"
     }
-    guard Self.keys[field.rawValue].contains(key) else { return nil }
-    self = field
+  }
+
+  /// The field a key names and whether the key is one of the iOS app record's. Most keys
+  /// differ in length, which is quicker to compare than their text: the length leaves a few
+  /// candidates, each compared once.
+  static func lookUp(_ key: String) -> (Field, isAppKey: Bool)? {
+    switch key.utf8.count {
+    case 2:
+      if key == "id" { return (.id, false) }
+      if key == "at" { return (.at, false) }
+    case 4:
+      if key == "time" { return (.time, false) }
+      if key == "name" { return (.label, true) }
+      if key == "uuid" { return (.id, false) }
+    case 5:
+      if key == "label" { return (.label, false) }
+      if key == "sound" { return (.sound, false) }
+    case 6:
+      if key == "repeat" { return (.repeats, false) }
+      if key == "snooze" { return (.snooze, false) }
+    case 7:
+      if key == "enabled" { return (.enabled, false) }
+    case 8:
+      if key == "timeZone" { return (.timeZone, false) }
+      if key == "alarmUid" { return (.alarmUid, false) }
+      if key == "weekdays" { return (.repeats, false) }
+    case 9:
+      if key == "alarmTime" { return (.time, true) }
+      if key == "isEnabled" { return (.enabled, true) }
+      if key == "creatTime" { return (.id, true) }
+    case 10:
+      if key == "repeatDays" { return (.repeats, true) }
+      if key == "identifier" { return (.id, false) }
+    case 12:
+      if key == "snoozedUntil" { return (.snoozedUntil, false) }
+    case 13:
+      if key == "snoozeMinutes" { return (.snoozeMinutes, false) }
+      if key == "snoozeEnabled" { return (.snooze, true) }
+    case 14:
+      if key == "acknowledgedAt" { return (.acknowledgedAt, false) }
+      if key == "repeatWeekdays" { return (.repeats, false) }
+    default: break
+    }
+    return nil
   }
 }
 
@@ -263,11 +286,11 @@ private struct RecordFields {
     members = record.objectValue ?? []
     firstMember = [Int](repeating: -1, count: Field.allCases.count)
     for (index, member) in members.enumerated() {
-      guard let field = Field(key: member.key) else {
+      guard let (field, isAppKey) = Field.lookUp(member.key) else {
         unknownKeys.append(member.key)
         continue
       }
-      if Field.appKeys.contains(member.key) { appCount += 1 }
+      if isAppKey { appCount += 1 }
       let first = firstMember[field.rawValue]
       if first < 0 {
         firstMember[field.rawValue] = index
@@ -362,7 +385,7 @@ private struct RecordDecoder {
     return Alarm(
       id: id, schedule: schedule, label: label, sound: sound, snooze: snooze,
       snoozeMinutes: snoozeMinutes, enabled: enabled, timeZone: timeZone,
-      alarmUID: alarmUID == AlarmIdentifier.alarmUID(forAlarm: id) ? nil : alarmUID,
+      alarmUID: alarmUID.flatMap { $0 == AlarmIdentifier.alarmUID(forAlarm: id) ? nil : $0 },
       acknowledgedAt: acknowledgedAt, snoozedUntil: snoozedUntil)
   }
 

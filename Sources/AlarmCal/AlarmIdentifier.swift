@@ -15,7 +15,13 @@ enum AlarmIdentifier {
   /// it was imported with: derived from the id, so every export of the alarm gives it the same
   /// UID and a snooze written into one export names the alarm in the next.
   static func alarmUID(forAlarm id: String) -> String {
-    derived(from: "VALARM\u{0}\(id)")
+    // derived(from: "VALARM\u{0}" + id), without making that string: the hash is of the bytes.
+    var hasher = Hasher()
+    hasher.add("VALARM")
+    hasher.add(0)
+    hasher.add(id)
+    let (high, low) = hasher.uuidWords
+    return uuidText(high, low)
   }
 
   /// Two 64-bit FNV-1a hashes, the second folding in the first, fed piece by piece (a firing's

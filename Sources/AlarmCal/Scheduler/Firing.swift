@@ -121,8 +121,10 @@ final class FiringOrigin: Sendable {
   let file: String
   let fileIndex: Int
   let uid: String
+  /// Whether the series is a VTODO's (else a VEVENT's).
+  private let isTask: Bool
   /// `VEVENT` or `VTODO`.
-  let component: String
+  var component: String { isTask ? "VTODO" : "VEVENT" }
   /// The id hash of the series' firings after their common start, the UID and a NUL.
   let idPrefix: AlarmIdentifier.Hasher
 
@@ -132,7 +134,7 @@ final class FiringOrigin: Sendable {
     self.file = file
     self.fileIndex = fileIndex
     self.uid = uid
-    self.component = component
+    isTask = component == "VTODO"
     var hasher = AlarmIdentifier.Hasher()
     hasher.add(identity ?? uid)
     hasher.add(0)

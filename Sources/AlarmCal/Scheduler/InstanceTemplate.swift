@@ -30,8 +30,19 @@ struct AlarmIdentity: Equatable {
   let uid: String?
   /// For an RFC 9074 snooze alarm, the UID of the alarm it snoozes (`RELATED-TO;RELTYPE=SNOOZE`).
   let snoozeOf: String?
+  /// Where the VALARM's BEGIN line (or the snooze property's line) starts in the bytes read;
+  /// -1 when unknown (an Int, not an optional one: one is kept per alarm of every series).
+  private let storedOffset: Int
+
+  init(key: String, uid: String?, snoozeOf: String?, sourceOffset: Int?) {
+    self.key = key
+    self.uid = uid
+    self.snoozeOf = snoozeOf
+    storedOffset = sourceOffset ?? -1
+  }
+
   /// Where the VALARM's BEGIN line (or the snooze property's line) starts in the bytes read.
-  let sourceOffset: Int?
+  var sourceOffset: Int? { storedOffset < 0 ? nil : storedOffset }
 
   /// Whether the alarm is a snooze: RFC 9074's, or Thunderbird's `X-MOZ-SNOOZE-TIME`.
   var isSnooze: Bool { snoozeOf != nil || key.hasPrefix(AlarmComponent.mozillaSnoozeTime) }

@@ -53,11 +53,6 @@ struct AlarmComponent {
   var acknowledged: DateTimeValue? {
     component.property(uppercased: "ACKNOWLEDGED").flatMap { DateTimeValue(property: $0) }
   }
-  /// RFC 9074 UID of the alarm.
-  var uid: String? { component.property(uppercased: "UID")?.text }
-  /// For an RFC 9074 snooze alarm (§7), the UID of the alarm it snoozes: the value of its
-  /// `RELATED-TO;RELTYPE=SNOOZE`.
-  var snoozeOf: String? { Self.snoozeOf(component) }
 
   /// The name Thunderbird gives a pending snooze on the item, followed by `-<microseconds>` of
   /// the instance for one instance of a series.

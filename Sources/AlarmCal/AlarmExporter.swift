@@ -175,7 +175,7 @@ public struct AlarmExporter: Sendable {
       printer.write("ACTION", value: AlarmVocabulary.enabledAction)
       printer.write(
         ICalProperty(
-          "TRIGGER", ResponseWriter.utcText(until),
+          "TRIGGER", DateTimeValue.utc(until.utc).icalString,
           parameters: [ICalParameter("VALUE", "DATE-TIME")]))
       if let sound = alarm.sound { printer.write("ATTACH", value: sound) }
       printer.write(

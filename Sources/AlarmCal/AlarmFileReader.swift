@@ -335,9 +335,6 @@ private struct RecordDecoder {
 
   private var name: String? { fields[.label]?.stringValue }
 
-  /// Foundation's default `Date` encoding counts seconds from 2001-01-01T00:00:00Z.
-  private static let referenceDate = Instant(secondsSince1970: 978_307_200)
-
   mutating func decode() -> Alarm? {
     guard case .object = record else {
       fail("must be an object, not \(record.typeName)")
@@ -440,13 +437,12 @@ private struct RecordDecoder {
   private mutating func timeOfDay(_ value: JSONValue, in zone: String) -> LocalTime? {
     let key = fields.name(.time)
     if case .number(let literal) = value {
-      guard let seconds = Double(literal), seconds.isFinite, abs(seconds) < 1e11,
+      guard let instant = AlarmTextFormats.foundationDate(literal),
         let rules = TimeZoneRules(identifier: zone)
       else {
         fail("\(key) \(literal) is not a Date (seconds since 2001-01-01T00:00:00Z)")
         return nil
       }
-      let instant = Self.referenceDate.adding(seconds: Int64(seconds.rounded(.down)))
       return rules.local(at: instant).time
     }
     guard let text = value.stringValue else {

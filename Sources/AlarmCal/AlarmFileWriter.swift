@@ -16,28 +16,31 @@ public enum AlarmFileWriter {
   /// and a final newline, written straight from the alarms without making the JSON value.
   public static func bytes(_ alarms: [Alarm], tasks: [ToDo] = []) -> [UInt8] {
     var bytes: [UInt8] = []
-    if alarms.isEmpty {
-      bytes.append(literal: "{\n  \"alarms\": []")
-    } else {
-      bytes.append(literal: "{\n  \"alarms\": [")
-      for (offset, alarm) in alarms.enumerated() {
-        bytes.append(literal: offset == 0 ? "\n    {" : ",\n    {")
-        write(alarm, to: &bytes)
-        bytes.append(literal: "\n    }")
-      }
-      bytes.append(literal: "\n  ]")
-    }
+    bytes.append(literal: "{\n  \"alarms\": ")
+    appendObjects(alarms, to: &bytes, write)
     if !tasks.isEmpty {
-      bytes.append(literal: ",\n  \"tasks\": [")
-      for (offset, task) in tasks.enumerated() {
-        bytes.append(literal: offset == 0 ? "\n    {" : ",\n    {")
-        write(task, to: &bytes)
-        bytes.append(literal: "\n    }")
-      }
-      bytes.append(literal: "\n  ]")
+      bytes.append(literal: ",\n  \"tasks\": ")
+      appendObjects(tasks, to: &bytes, write)
     }
     bytes.append(literal: "\n}\n")
     return bytes
+  }
+
+  /// Appends `[]`, or an array with one object per item, each written by `write`.
+  private static func appendObjects<Item>(
+    _ items: [Item], to bytes: inout [UInt8], _ write: (Item, inout [UInt8]) -> Void
+  ) {
+    guard !items.isEmpty else {
+      bytes.append(literal: "[]")
+      return
+    }
+    bytes.append(UInt8(ascii: "["))
+    for (offset, item) in items.enumerated() {
+      bytes.append(literal: offset == 0 ? "\n    {" : ",\n    {")
+      write(item, &bytes)
+      bytes.append(literal: "\n    }")
+    }
+    bytes.append(literal: "\n  ]")
   }
 
   /// Writes the members of a task's object: `UUID`, `title`, `deadline`, `completed`, `notes`

@@ -89,6 +89,13 @@ public enum AlarmTextFormats {
     return LocalDateTime(date, time)
   }
 
+  /// Reads Foundation's default `Date` encoding, a JSON number of seconds since
+  /// 2001-01-01T00:00:00Z (fractions dropped); nil for what is no such number.
+  public static func foundationDate(_ literal: String) -> Instant? {
+    guard let seconds = Double(literal), seconds.isFinite, abs(seconds) < 1e11 else { return nil }
+    return Instant(secondsSince1970: 978_307_200 + Int64(seconds.rounded(.down)))
+  }
+
   /// Reads an instant: `YYYY-MM-DDTHH:mm[:ss]` with `Z` or an offset `±HH:MM`.
   public static func instant(_ text: String) -> Instant? {
     var body = Substring(text)

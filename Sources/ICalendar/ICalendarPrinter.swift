@@ -139,7 +139,7 @@ public struct ICalendarPrinter: Sendable {
 
   /// Whether a parameter value is written in quotes: when it is empty or holds `;`, `:` or `,`
   /// (RFC 5545 §3.2 also allows quotes elsewhere; libical quotes only these).
-  static func needsQuotes(_ value: String) -> Bool {
+  private static func needsQuotes(_ value: String) -> Bool {
     value.isEmpty
       || value.utf8.contains {
         $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ",")

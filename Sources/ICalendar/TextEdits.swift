@@ -18,9 +18,6 @@ public struct TextEdits {
     lineBreak = bare ? [0x0A] : [0x0D, 0x0A]
   }
 
-  /// Whether nothing has been changed.
-  public var isEmpty: Bool { changes.isEmpty }
-
   /// The bytes of the content line that starts at `offset`: its continuation lines and its line
   /// break included.
   public func contentLine(at offset: Int) -> Range<Int> {
@@ -37,7 +34,7 @@ public struct TextEdits {
 
   /// The bytes of a component read from `range` (``ICalComponent/sourceRange``), with the line
   /// break after its END line.
-  public func componentLines(_ range: Range<Int>) -> Range<Int> {
+  private func componentLines(_ range: Range<Int>) -> Range<Int> {
     var end = range.upperBound
     if end < original.count, original[end] == 0x0D { end += 1 }
     if end < original.count, original[end] == 0x0A { end += 1 }
@@ -109,19 +106,9 @@ public struct TextEdits {
   }
 
   private func text(of lines: [ICalProperty]) -> [UInt8] {
-    var writer = ContentLineWriter()
-    for line in lines {
-      writer.append(line.name)
-      for parameter in line.parameters {
-        let value = parameter.value
-        let quoted = ICalendarPrinter.needsQuotes(value) ? "\"\(value)\"" : value
-        writer.append(";\(parameter.name)=\(quoted)")
-      }
-      writer.append(ascii: UInt8(ascii: ":"))
-      writer.append(line.value)
-      writer.endLine()
-    }
-    let bytes = writer.takeBytes()
+    var printer = ICalendarPrinter()
+    for line in lines { printer.write(line) }
+    let bytes = printer.takeBytes()
     guard lineBreak == [0x0A] else { return bytes }
     var lf: [UInt8] = []
     lf.reserveCapacity(bytes.count)

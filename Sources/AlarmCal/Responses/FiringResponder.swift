@@ -46,19 +46,23 @@ public enum FiringResponder {
     _ response: AlarmResponse, toFiring id: String, in bytes: [UInt8], file: String,
     now: Instant, zone: TimeZoneRules
   ) throws(ResponseError) -> WrittenResponse {
+    // One pass over the year before and the year after `now`: it stops at the firing, so a
+    // firing that has rung costs no look ahead.
     let wanted = id.asciiUppercased
-    let lookback = now.adding(seconds: -lookbackSeconds)
-    guard let firing = try find(wanted, in: bytes, file: file, from: lookback, to: now, zone: zone)
+    guard
+      let firing = try find(
+        in: bytes, file: file, from: now.adding(seconds: -lookbackSeconds),
+        to: now.adding(seconds: lookbackSeconds + 1), zone: zone,
+        where: { $0.id.description == wanted })
     else {
-      let ahead = now.adding(seconds: lookbackSeconds)
-      if let later = try find(wanted, in: bytes, file: file, from: now, to: ahead, zone: zone) {
-        throw ResponseError(
-          message:
-            "\(file): firing \(id) rings at \(later.trigger), after the time given (\(now)); only a firing that has rung can be snoozed or dismissed"
-        )
-      }
       throw ResponseError(
         message: "\(file): no firing with id \(id) in the year before or after \(now)")
+    }
+    guard firing.trigger <= now else {
+      throw ResponseError(
+        message:
+          "\(file): firing \(id) rings at \(firing.trigger), after the time given (\(now)); only a firing that has rung can be snoozed or dismissed"
+      )
     }
     if case .snooze(let until) = response, until <= now {
       throw ResponseError(message: "\(file): the snooze must end after \(now), not at \(until)")
@@ -89,16 +93,6 @@ public enum FiringResponder {
       snooze = after
     }
     return WrittenResponse(bytes: edited, firing: firing, snooze: snooze)
-  }
-
-  /// The firing with this id whose trigger is in `from...to`.
-  private static func find(
-    _ id: String, in bytes: [UInt8], file: String, from: Instant, to: Instant,
-    zone: TimeZoneRules
-  ) throws(ResponseError) -> Firing? {
-    try find(in: bytes, file: file, from: from, to: to.adding(seconds: 1), zone: zone) {
-      $0.id.description == id
-    }
   }
 
   /// The first firing in `from..<to` that `matches`, acknowledged ones included.

@@ -173,7 +173,7 @@ struct ResponseWriter {
   }
 
   /// `YYYYMMDDTHHMMSSZ`.
-  static func utcText(_ instant: Instant) -> String {
-    DateTimeValue.utc(instant.utc).property("X").value
+  private static func utcText(_ instant: Instant) -> String {
+    DateTimeValue.utc(instant.utc).icalString
   }
 }

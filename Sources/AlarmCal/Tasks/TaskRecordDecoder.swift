@@ -25,8 +25,6 @@ struct TaskRecordDecoder {
     record["title"] != nil && record["deadline"] != nil
   }
 
-  private var members: [JSONMember] { record.objectValue ?? [] }
-
   mutating func decode() -> ToDo? {
     guard let members = record.objectValue else {
       fail("must be an object, not \(record.typeName)")
@@ -122,11 +120,10 @@ struct TaskRecordDecoder {
     }
     let rules = TimeZoneRules(identifier: zone) ?? .utc
     if case .number(let literal) = value {
-      guard let seconds = Double(literal), seconds.isFinite, abs(seconds) < 1e11 else {
+      guard let instant = AlarmTextFormats.foundationDate(literal) else {
         fail("deadline \(literal) is not a Date (seconds since 2001-01-01T00:00:00Z)")
         return nil
       }
-      let instant = Instant(secondsSince1970: 978_307_200 + Int64(seconds.rounded(.down)))
       return .at(rules.local(at: instant))
     }
     guard let text = value.stringValue else {

@@ -2,13 +2,17 @@
 """Reads what `alarmcal convert` writes with an independent parser (python icalendar).
 
 Generates a seeded alarm list (every weekday subset, DST-heavy zones, unicode, escapes, newlines
-and long labels), exports it and the samples with the built alarmcal, and checks that python
-icalendar reads every file without errors and sees exactly the alarms that went in. Also checks
+and long labels) and a seeded task list (date-time and date deadlines, done and open, notes,
+reminders from none to four weeks), exports them and the samples with the built alarmcal, and
+checks that python icalendar reads every file without errors and sees exactly the alarms and
+tasks that went in (a task: its VTODO's SUMMARY, DUE, STATUS, COMPLETED, DESCRIPTION, and a
+VALARM whose TRIGGER is related to the end). Also checks
 the raw text: CRLF line ends and no line over 75 octets. Prints a summary; exits 1 on any
 mismatch.
 
 Usage: scripts/check-interop.py PATH-TO-alarmcal
 """
+import datetime
 import json
 import random
 import subprocess
@@ -45,6 +49,71 @@ def generated_alarms(count_per_mask=8):
                 alarm["sound"] = rng.choice(["Radar", "Slow Rise", "Chord"])
             alarms.append(alarm)
     return alarms
+
+
+def generated_tasks(count=400):
+    rng = random.Random(20261204)
+    tasks = []
+    for index in range(count):
+        day = datetime.date(2026, 12, 1) + datetime.timedelta(days=rng.randrange(900))
+        task = {"UUID": f"task-{index}", "title": rng.choice(LABELS),
+                "timeZone": rng.choice(ZONES), "completed": rng.random() < 0.3}
+        if rng.random() < 0.25:
+            task["deadline"] = day.isoformat()
+        else:
+            task["deadline"] = f"{day.isoformat()}T{rng.randrange(24):02d}:{rng.randrange(60):02d}"
+        if rng.random() < 0.5:
+            task["notes"] = rng.choice(LABELS)
+        task["remindMinutesBefore"] = rng.choice([None, 0, 5, 60, 1440, 40320, rng.randrange(40321)])
+        tasks.append(task)
+    return tasks
+
+
+def check_tasks(path, tasks, problems):
+    calendar = icalendar.Calendar.from_ical(path.read_bytes())
+    todos = {str(t["UID"]): t for t in calendar.walk("VTODO")}
+    zones = {str(z["TZID"]) for z in calendar.walk("VTIMEZONE")}
+    if len(todos) != len(tasks):
+        problems.append(f"{path.name}: {len(todos)} to-dos for {len(tasks)} tasks")
+    for task in tasks:
+        name = f"{path.name}: {task['UUID']}"
+        todo = todos.get(task["UUID"])
+        if todo is None:
+            problems.append(f"{name}: no VTODO")
+            continue
+        title = task["title"].replace("\r\n", "\n").strip()
+        if str(todo.get("SUMMARY", "")) != title:
+            problems.append(f"{name}: SUMMARY {str(todo.get('SUMMARY'))!r} != {title!r}")
+        due = todo["DUE"]
+        if "T" in task["deadline"]:
+            tzid = due.params.get("TZID")
+            if tzid != task["timeZone"] or tzid not in zones:
+                problems.append(f"{name}: DUE TZID {tzid!r} (VTIMEZONE: {tzid in zones})")
+            if due.dt.strftime("%Y-%m-%dT%H:%M") != task["deadline"]:
+                problems.append(f"{name}: DUE {due.dt} != {task['deadline']}")
+        elif isinstance(due.dt, datetime.datetime) or due.dt.isoformat() != task["deadline"]:
+            problems.append(f"{name}: DUE {due.dt!r} is not the date {task['deadline']}")
+        status = str(todo.get("STATUS", ""))
+        done = task["completed"]
+        if status != ("COMPLETED" if done else "NEEDS-ACTION") or ("COMPLETED" in todo) != done:
+            problems.append(f"{name}: STATUS {status}, COMPLETED {'COMPLETED' in todo}, done {done}")
+        notes = task.get("notes")
+        described = str(todo["DESCRIPTION"]) if "DESCRIPTION" in todo else None
+        if described != (notes.replace("\r\n", "\n").strip() if notes is not None else None):
+            problems.append(f"{name}: DESCRIPTION {described!r} != {notes!r}")
+        alarms = todo.walk("VALARM")
+        minutes = task["remindMinutesBefore"]
+        if minutes is None:
+            if alarms:
+                problems.append(f"{name}: {len(alarms)} VALARMs for no reminder")
+            continue
+        if len(alarms) != 1:
+            problems.append(f"{name}: {len(alarms)} VALARMs for one reminder")
+            continue
+        trigger = alarms[0]["TRIGGER"]
+        if trigger.params.get("RELATED") != "END" or trigger.dt != datetime.timedelta(minutes=-minutes):
+            problems.append(f"{name}: TRIGGER {trigger.to_ical()!r} "
+                            f"({trigger.params.get('RELATED')}) for {minutes} minutes before")
 
 
 def check_text(path, problems):
@@ -99,7 +168,10 @@ def main():
         alarms = generated_alarms()
         source = folder / "generated.json"
         source.write_text(json.dumps({"alarms": alarms}, ensure_ascii=False), encoding="utf-8")
-        inputs = [(source, alarms)]
+        tasks = generated_tasks()
+        task_source = folder / "tasks.json"
+        task_source.write_text(json.dumps({"tasks": tasks}, ensure_ascii=False), encoding="utf-8")
+        inputs = [(source, alarms), (task_source, tasks)]
         for sample in sorted((ROOT / "Samples").glob("*")):
             if sample.suffix in (".json", ".ics") and "schema" not in sample.name:
                 inputs.append((sample, None))
@@ -116,7 +188,9 @@ def main():
             files += 1
             check_text(output, problems)
             try:
-                if expected is not None:
+                if expected is tasks:
+                    check_tasks(output, expected, problems)
+                elif expected is not None:
                     check_alarms(output, expected, problems)
                 else:
                     icalendar.Calendar.from_ical(output.read_bytes())
@@ -124,8 +198,9 @@ def main():
                 problems.append(f"{output.name}: python icalendar failed: {error}")
     for problem in problems[:50]:
         print("MISMATCH", problem)
-    print(f"interop: {files} files written by alarmcal, {len(alarms)} generated alarms checked "
-          f"with python icalendar {icalendar.__version__}: {len(problems)} problems")
+    print(f"interop: {files} files written by alarmcal, {len(alarms)} generated alarms and "
+          f"{len(tasks)} generated tasks checked with python icalendar {icalendar.__version__}: "
+          f"{len(problems)} problems")
     return 1 if problems else 0
 
 

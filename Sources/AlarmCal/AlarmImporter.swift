@@ -5,6 +5,8 @@ import ICalendar
 public struct ImportResult: Equatable, Sendable {
   /// The alarms, in file order.
   public var alarms: [Alarm]
+  /// The tasks (VTODOs with a deadline), in file order.
+  public var tasks: [ToDo] = []
   /// One entry per item that was not kept, in file order.
   public var losses: [ImportLoss]
   /// Kept items the user should know about (never ringing again, a made-up id, an older
@@ -27,7 +29,7 @@ public struct AlarmImportError: Error, Equatable, Sendable, CustomStringConverti
   }
 }
 
-/// Maps VEVENTs and VTODOs with VALARMs to alarms.
+/// Maps VEVENTs with VALARMs to alarms, and VTODOs to tasks (see `TaskImport.swift`).
 ///
 /// Kept exactly: weekly rules with plain BYDAY, daily rules (optionally with BYDAY), single
 /// instances (instances without their series too), triggers relative to the start or end (the
@@ -35,7 +37,8 @@ public struct AlarmImportError: Error, Equatable, Sendable, CustomStringConverti
 /// Reported with a loss line: rules a clock cannot repeat (other frequencies, INTERVAL>1,
 /// COUNT, UNTIL, other BY parts, RDATE), EXDATEs and moved instances (the alarm is kept, the
 /// exception is not), absolute triggers on series, non-ringing actions (EMAIL, ...),
-/// REPEAT/DURATION re-rings, a task's completion, and lines that could not be read.
+/// REPEAT/DURATION re-rings, the completion of a task without a deadline, and lines that could
+/// not be read.
 public struct AlarmImporter: Sendable {
   /// The file name used in messages.
   public let fileName: String
@@ -93,6 +96,7 @@ public struct AlarmImporter: Sendable {
       var mapper = CalendarMapper(importer: self, calendar: calendar)
       mapper.run()
       result.alarms += mapper.alarms
+      result.tasks += mapper.tasks
       result.losses += mapper.losses
       result.warnings += mapper.warnings
     }
@@ -111,10 +115,11 @@ public struct AlarmImporter: Sendable {
 }
 
 /// Imports one VCALENDAR.
-private struct CalendarMapper {
+struct CalendarMapper {
   let importer: AlarmImporter
   let calendar: ICalComponent
   var alarms: [Alarm] = []
+  var tasks: [ToDo] = []
   var losses: [ImportLoss] = []
   var warnings: [ImportWarning] = []
   /// Google's calendar-wide zone: floating and UTC times are read in it.
@@ -194,7 +199,7 @@ private struct CalendarMapper {
       for rule in items[index].properties(named: "RRULE") { _ = readRule(rule.value) }
     }
     var copy = self
-    (copy.alarms, copy.losses, copy.warnings) = ([], [], [])
+    (copy.alarms, copy.tasks, copy.losses, copy.warnings) = ([], [], [], [])
     let (piece, currentMasters) = (copy, masters)
     let done = ParallelWork.map(ParallelWork.runs(of: current.count)) { run in
       var mapper = piece
@@ -205,6 +210,7 @@ private struct CalendarMapper {
     }
     for mapper in done {
       alarms += mapper.alarms
+      tasks += mapper.tasks
       losses += mapper.losses
       warnings += mapper.warnings
     }
@@ -218,6 +224,7 @@ private struct CalendarMapper {
     let valarms = item.components(named: "VALARM")
     let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape) ?? ""
     guard item.hasProperty(uppercased: "RECURRENCE-ID") else {
+      if item.name == "VTODO", mapTask(item, valarms: valarms, id: keys[index]) { return }
       guard !valarms.isEmpty else { return }
       if uid.isEmpty {
         warn(item, "has no UID; its alarm's id \(keys[index]) is derived from its content")
@@ -256,7 +263,7 @@ private struct CalendarMapper {
     return placed.zone.instant(for: placed.local).description
   }
 
-  private mutating func lose(
+  mutating func lose(
     _ item: ICalComponent, _ reason: String, _ outcome: ImportLoss.Outcome
   ) {
     losses.append(
@@ -267,7 +274,7 @@ private struct CalendarMapper {
         reason: reason, outcome: outcome))
   }
 
-  private mutating func warn(_ item: ICalComponent, _ message: String) {
+  mutating func warn(_ item: ICalComponent, _ message: String) {
     warnings.append(
       ImportWarning(
         file: importer.fileName, line: item.line, kind: ComponentKind.noun(item.name),
@@ -276,7 +283,7 @@ private struct CalendarMapper {
         message: message))
   }
 
-  private func describe(_ property: ICalProperty?) -> String {
+  func describe(_ property: ICalProperty?) -> String {
     guard let property else { return "" }
     guard let value = DateTimeValue(property: property) else { return property.value }
     switch value {
@@ -287,7 +294,7 @@ private struct CalendarMapper {
   }
 
   /// The IANA zone and wall-clock reading of a DATE/DATE-TIME, or the reason it has none.
-  private mutating func resolve(_ value: DateTimeValue) -> Result<
+  mutating func resolve(_ value: DateTimeValue) -> Result<
     (zone: TimeZoneRules, local: LocalDateTime), LossReason
   > {
     if case .zoned(let local, let tzid) = value, let last = lastZone, last.tzid == tzid {
@@ -322,11 +329,7 @@ private struct CalendarMapper {
       lose(item, "is cancelled (STATUS:CANCELLED), so it never rings", .skipped)
       return
     }
-    if !item.unreadable.isEmpty || valarms.contains(where: { !$0.unreadable.isEmpty }) {
-      for note in ([item] + valarms).flatMap(\.unreadable) {
-        lose(item, "a line could not be read (\(note))", .alarmKept("without that line"))
-      }
-    }
+    reportUnreadable(item, valarms: valarms, .alarmKept("without that line"))
     let isTask = item.name == "VTODO"
     let startProperty = item.property(uppercased: "DTSTART")
     let dueProperty = isTask ? item.property(uppercased: "DUE") : nil
@@ -380,6 +383,15 @@ private struct CalendarMapper {
       lose(
         item, "a snooze (RELATED-TO;RELTYPE=SNOOZE) of \(quoted(orphan)), which is no alarm here",
         .alarmSkipped)
+    }
+  }
+
+  /// A loss line for each line of `item` and its alarms that could not be read.
+  mutating func reportUnreadable(
+    _ item: ICalComponent, valarms: [ICalComponent], _ outcome: ImportLoss.Outcome
+  ) {
+    for note in ([item] + valarms).flatMap(\.unreadable) {
+      lose(item, "a line could not be read (\(note))", outcome)
     }
   }
 
@@ -456,7 +468,7 @@ private struct CalendarMapper {
     return read
   }
 
-  private mutating func mapAlarm(
+  mutating func mapAlarm(
     _ valarm: ICalComponent, in item: ICalComponent,
     anchor: (zone: TimeZoneRules, local: LocalDateTime), repeatDays: Set<Weekday>, ringsOnce: Bool,
     summary: String, number: Int, uid: String
@@ -631,14 +643,14 @@ private struct CalendarMapper {
 }
 
 /// A reason for a loss line.
-private struct LossReason: Error {
+struct LossReason: Error {
   let text: String
   init(_ text: String) { self.text = text }
 }
 
 /// An item's RFC 9074 state, for the alarms made from it: acknowledgements (ACKNOWLEDGED, or
 /// Thunderbird's X-MOZ-LASTACK) and pending snoozes (snooze alarms, or X-MOZ-SNOOZE-TIME).
-private struct AlarmState {
+struct AlarmState {
   /// X-MOZ-LASTACK.
   let lastAck: Instant?
   /// The latest X-MOZ-SNOOZE-TIME (of any instance): Thunderbird snoozes all of the item's

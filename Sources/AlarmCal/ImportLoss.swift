@@ -9,6 +9,8 @@ public struct ImportLoss: Equatable, Sendable, CustomStringConvertible {
     /// The alarm is imported without what the reason names; the text says how it then rings
     /// ("it rings from now on").
     case alarmKept(String)
+    /// The task is imported without what the reason names; the text says how.
+    case taskKept(String)
   }
 
   /// The file name as the user gave it.
@@ -48,6 +50,7 @@ public struct ImportLoss: Equatable, Sendable, CustomStringConvertible {
       case .skipped: "the \(kind) is skipped"
       case .alarmSkipped: "this alarm is skipped"
       case .alarmKept(let how): "the alarm is kept: \(how)"
+      case .taskKept(let how): "the task is kept: \(how)"
       }
     return
       "\(ImportItem.place(file, line)): \(ImportItem.title(kind, uid, summary)): \(reason); \(consequence)"

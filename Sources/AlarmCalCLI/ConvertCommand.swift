@@ -171,7 +171,7 @@ enum ConvertCommand {
           )
           return .problemsFound
         }
-        alarms = result.alarms
+        (alarms, tasks) = (result.alarms, result.tasks)
       } catch {
         err.write("\(error)\n")
         return .badData

@@ -32,10 +32,10 @@ import Testing
       result.stdout.hasPrefix("[\n  {\n    \"alarmTime\": \"06:30\",\n    \"name\": \"Work\""))
   }
 
-  @Test("upcoming plans an alarm list as convert would export it at --now")
+  @Test("upcoming plans an alarm or task list as convert would export it at --now")
   func upcomingReadsLists() throws {
     let folder = try temporaryFolder()
-    for name in ["alarms.json", "ios-alarms.json"] {
+    for name in ["alarms.json", "ios-alarms.json", "tasks.json"] {
       let list = samplesFolder.appendingPathComponent(name).path
       let calendar = folder.appendingPathComponent("\(name).ics").path
       let now = "2026-12-04T00:00:00Z"
@@ -43,7 +43,10 @@ import Testing
         "convert", list, "-o", calendar, "--now", now, "--tz", "Europe/Paris",
       ])
       #expect(exported.status == 0)
-      let common = ["--limit", "64", "--now", now, "--tz", "Europe/Paris", "--format", "ndjson"]
+      let common = [
+        "--limit", "64", "--now", now, "--tz", "Europe/Paris", "--format", "ndjson",
+        "--include-due",
+      ]
       let direct = try runBinary(["upcoming", list] + common)
       let viaCalendar = try runBinary(["upcoming", calendar] + common)
       #expect(direct.status == 0, "\(direct.stderr)")
@@ -52,9 +55,36 @@ import Testing
           $0.replacingOccurrences(of: #""file":"[^"]*""#, with: "", options: .regularExpression)
         }
       }
-      #expect(strip(direct.stdout).count == 64)
+      // The task list: three open tasks remind, one without a reminder is due.
+      #expect(strip(direct.stdout).count == (name == "tasks.json" ? 4 : 64))
       #expect(strip(direct.stdout) == strip(viaCalendar.stdout))
     }
+  }
+
+  @Test("a Thunderbird task → task list → .ics rings at the same instants, due included")
+  func taskRoundTrip() throws {
+    let folder = try temporaryFolder()
+    let original = samplesFolder.appendingPathComponent("thunderbird.ics").path
+    let list = folder.appendingPathComponent("list.json").path
+    let again = folder.appendingPathComponent("again.ics").path
+    let common = ["--now", "2026-12-02T08:00:00Z", "--tz", "Europe/Berlin"]
+    #expect(try runBinary(["convert", original, "-o", list] + common).status == 0)
+    #expect(try runBinary(["convert", list, "-o", again] + common).status == 0)
+    let rings = { (path: String) throws -> [String] in
+      let result = try runBinary(
+        ["upcoming", path, "--to", "2028-01-01T00:00:00Z", "--format", "ndjson", "--include-due"]
+          + common)
+      #expect(result.status == 0, "\(result.stderr)")
+      return try result.stdout.split(separator: "\n").map {
+        let object = try #require(
+          try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        return "\(object["trigger"] ?? "") \(object["component"] ?? "") \(object["summary"] ?? "")"
+      }
+      .sorted()
+    }
+    let before = try rings(original)
+    #expect(before.contains { $0.contains(" VTODO ") })
+    #expect(try rings(again) == before)
   }
 
   @Test("a to-do app's task storage: upcoming lists each open task's reminder")

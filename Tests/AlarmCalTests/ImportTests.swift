@@ -40,11 +40,18 @@ import Testing
           id: "absolute", schedule: .at(try local("20270110T090000")), label: "Absolute trigger",
           timeZone: "Europe/Berlin"),
         Alarm(
-          id: "task", schedule: .at(try local("20261215T173000")), label: "Hand in the report",
-          timeZone: "Europe/Berlin"),
-        Alarm(
           id: "exdate", schedule: .time(t(8, 0), repeat: [.tuesday]),
           label: "Tuesdays but not before Christmas", timeZone: "Europe/Berlin"),
+      ])
+  }
+
+  @Test("a VTODO with a DUE is a task, its end-related alarm its reminder")
+  func mappedTask() throws {
+    #expect(
+      try importCases().tasks == [
+        ToDo(
+          id: "task", title: "Hand in the report", deadline: .at(try local("20261215T180000")),
+          remindMinutesBefore: 30, timeZone: "Europe/Berlin")
       ])
   }
 

@@ -207,10 +207,12 @@ import Testing
     let result = try upcoming(text, from: "20270320T000000Z", to: "20280101T000000Z")
     #expect(result.firings.isEmpty)
     let imported = try importing(text, now: "20270320T000000Z")
-    #expect(imported.alarms.map(\.enabled) == [false])
+    #expect(imported.alarms.isEmpty && imported.losses.isEmpty)
     #expect(
-      imported.losses.map(\.description) == [
-        "f.ics:4: task \"t3\" (done): is a completed task (STATUS:COMPLETED or COMPLETED), and an alarm has no such state; the alarm is kept: switched off (enabled: false), so it never rings"
+      imported.tasks == [
+        ToDo(
+          id: "t3", title: "done", deadline: .at(try local("20270322T190000")), completed: true,
+          remindMinutesBefore: 0, timeZone: "UTC")
       ])
   }
 
@@ -220,8 +222,15 @@ import Testing
     let result = try upcoming(
       text, from: "20270320T000000Z", to: "20280101T000000Z", tz: "Europe/Berlin")
     #expect(result.firings == ["2027-03-24T08:00:00Z - r0"])  // 09:00 CET
+    // The deadline is the day; 09:00 is after it, so the alarm is kept beside the task.
     let imported = try importing(text, now: "20270320T000000Z")
+    #expect(
+      imported.tasks.map(\.deadline) == [
+        .on(try #require(LocalDate(year: 2027, month: 3, day: 24)))
+      ])
+    #expect(imported.tasks.map(\.remindMinutesBefore) == [nil])
     #expect(imported.alarms.map(\.schedule) == [.at(try local("20270324T090000"))])
+    #expect(imported.alarms.map(\.id) == ["t8#1"])
   }
 
   @Test(
@@ -236,10 +245,11 @@ import Testing
     let to = now.adding(seconds: 2 * 366 * 86_400)
     let imported = try AlarmImporter(fileName: fixture, defaultTimeZone: "Europe/Berlin", now: now)
       .importAlarms(fromText: text)
-    let exported = try AlarmExporter(now: now, timestamp: now).text(imported.alarms)
+    let exported = try AlarmExporter(now: now, timestamp: now).text(
+      imported.alarms, tasks: imported.tasks)
     let before = try ringsByItem(text, from: now, to: to)
     let after = try ringsByItem(exported, from: now, to: to)
-    // An alarm's id is its item's UID, `#n` for the n-th alarm of an item.
+    // A task's id is its item's UID; an alarm's is the UID, `#n` for the n-th alarm of an item.
     var regrouped: [String: [Instant]] = [:]
     for (id, rings) in after {
       regrouped[String(id.split(separator: "#").first ?? ""), default: []] += rings

@@ -156,6 +156,25 @@ import Testing
 
     """
 
+  @Test("an alarm with only Apple's X-WR-ALARMUID gets the same value as its RFC 9074 UID")
+  func appleAlarmUID() throws {
+    let original = lines(
+      rfcExample.replacingOccurrences(
+        of: "UID:8297C37D-BA2D-4476-91AE-C1EAA364F8E1", with: "X-WR-ALARMUID:APPLE-1"))
+    let rang = try #require(try firings(original, from: at("2021-03-02T00:00:00Z")).first)
+    let now = try at("2021-03-02T15:15:00Z")
+    let snoozed = try respond(
+      .snooze(until: now.adding(seconds: 300)), rang, in: original, now: now)
+    let text = String(decoding: snoozed.bytes, as: UTF8.self)
+    #expect(text.contains("X-WR-ALARMUID:APPLE-1\r\n"))
+    #expect(text.components(separatedBy: "\r\nUID:APPLE-1\r\n").count == 2)
+    #expect(text.contains("RELATED-TO;RELTYPE=SNOOZE:APPLE-1\r\n"))
+    // The ids stay: the alarm's firing is found again, acknowledged, and the snooze names it.
+    let after = try firings(snoozed.bytes, from: at("2021-03-02T00:00:00Z"))
+    #expect(after.filter { !$0.isSnooze }.map(\.id) == [rang.id])
+    #expect(after.filter(\.isSnooze).map(\.snoozeOf) == ["APPLE-1"])
+  }
+
   @Test("snoozing one instance of a series leaves the later ones ringing, with the same ids")
   func seriesInstance() throws {
     let original = lines(weekly)

@@ -53,6 +53,9 @@ struct ResponseWriter {
     if let alarm {
       if let uid = AlarmComponent.uid(of: alarm) {
         alarmUID = uid
+        // Apple's X-WR-ALARMUID alone: the same value as an RFC 9074 UID (§4), which the
+        // snooze's RELATED-TO names for clients that know only the RFC.
+        if !alarm.hasProperty(uppercased: "UID") { insert(.text("UID", uid), into: alarm) }
       } else {
         let uid = AlarmIdentifier.alarmUID(forAlarm: importedID)
         alarmUID = uid

@@ -233,10 +233,17 @@ struct CalendarMapper {
       return
     }
     let master = masters[keys[index]].map { items[$0] }
+    let original = describe(item.property(uppercased: "RECURRENCE-ID"))
+    let start = describe(item.property(uppercased: "DTSTART") ?? item.property(uppercased: "DUE"))
+    let change = start.isEmpty || start == original ? "is changed" : "is moved to \(start)"
+    if let master, master.name == "VTODO" {
+      // The series is a task, kept once (see TaskImport); its instances are not.
+      lose(
+        item, "the instance of \(original) \(change) (RECURRENCE-ID), and a task has one deadline",
+        .taskKept("once, at the series' first deadline"))
+      return
+    }
     if let master, !master.components(named: "VALARM").isEmpty {
-      let original = describe(item.property(uppercased: "RECURRENCE-ID"))
-      let start = describe(item.property(uppercased: "DTSTART"))
-      let change = start.isEmpty || start == original ? "is changed" : "is moved to \(start)"
       lose(
         item,
         "the instance of \(original) \(change) (RECURRENCE-ID), and a clock alarm has no exceptions",

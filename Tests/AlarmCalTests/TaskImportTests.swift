@@ -129,6 +129,20 @@ import Testing
       ])
   }
 
+  @Test("a changed instance of a repeating task is reported; the series stays one task")
+  func taskOverride() throws {
+    let result = try importing(
+      todo(["UID:O", "SUMMARY:Weekly", "DUE:20261207T080000Z", "RRULE:FREQ=WEEKLY"])
+        + todo([
+          "UID:O", "SUMMARY:Weekly", "RECURRENCE-ID:20261214T080000Z", "DUE:20261215T080000Z",
+        ]))
+    #expect(result.tasks.map(\.id) == ["O"])
+    #expect(
+      result.losses.map(\.description).last
+        == #"t.ics:11: task "O" (Weekly): the instance of 2026-12-14T08:00:00Z is moved to 2026-12-15T08:00:00Z (RECURRENCE-ID), and a task has one deadline; the task is kept: once, at the series' first deadline"#
+    )
+  }
+
   @Test("PRIORITY:0 (undefined), PERCENT-COMPLETE:0 and 100 on a done task lose nothing")
   func nothingLost() throws {
     let result = try importing(

@@ -124,8 +124,8 @@ struct CalendarMapper {
   var warnings: [ImportWarning] = []
   /// Google's calendar-wide zone: floating and UTC times are read in it.
   let calendarZone: String?
-  /// TZID → IANA id, from each VTIMEZONE's TZID or X-LIC-LOCATION.
-  let definedZones: [String: String]
+  /// Where the calendar's times are on the clock.
+  let placer: TimePlacer
   /// Each RRULE value read so far, as it read: a calendar of many alarms repeats a few rules.
   var rulesByText: [String: Result<ReadRule, RecurrenceRuleError>] = [:]
   /// The TZID resolved last and its zone: the items of a calendar share a few TZIDs.
@@ -158,7 +158,8 @@ struct CalendarMapper {
           from: importer.now.adding(seconds: -year), to: importer.now.adding(seconds: 2 * year))
       }
     }
-    definedZones = zones
+    placer = TimePlacer(
+      definedZones: zones, calendarZone: calendarZone, defaultZone: importer.defaultTimeZone)
   }
 
   mutating func run() {
@@ -307,27 +308,11 @@ struct CalendarMapper {
     if case .zoned(let local, let tzid) = value, let last = lastZone, last.tzid == tzid {
       return .success((last.rules, local))
     }
-    let zoneName: String
-    var local = value.local
-    switch value {
-    case .zoned(_, let tzid):
-      guard let iana = definedZones[tzid] ?? TimeZoneNames.ianaIdentifier(forTZID: tzid) else {
-        return .failure(
-          LossReason("time zone \(quoted(tzid)) is neither an IANA nor a Windows zone"))
-      }
-      zoneName = iana
-    case .utc(let utc):
-      zoneName = calendarZone ?? "UTC"
-      guard let rules = TimeZoneRules(identifier: zoneName) else { break }
-      local = rules.local(at: Instant(utc: utc))
-    case .floating, .date:
-      zoneName = calendarZone ?? importer.defaultTimeZone
+    let placed = placer.place(value)
+    if case .zoned(_, let tzid) = value, case .success(let found) = placed {
+      lastZone = (tzid, found.zone)
     }
-    guard let rules = TimeZoneRules(identifier: zoneName) else {
-      return .failure(LossReason("time zone \(quoted(zoneName)) is not known on this system"))
-    }
-    if case .zoned(_, let tzid) = value { lastZone = (tzid, rules) }
-    return .success((rules, local))
+    return placed
   }
 
   /// Imports the alarms of one item; `id` is the first alarm's id (the UID, or one derived).
@@ -373,7 +358,7 @@ struct CalendarMapper {
       item.propertyValue(uppercased: AlarmVocabulary.rings)?.asciiUppercased
       == AlarmVocabulary.ringsOnce
     var keptCount = 0
-    let state = AlarmState(item)
+    let state = AlarmState(item, placer: placer)
     for valarm in valarms where AlarmComponent.snoozeOf(valarm) == nil {
       guard
         var alarm = mapAlarm(
@@ -665,8 +650,11 @@ struct AlarmState {
   let mozillaSnooze: Instant?
   /// The latest unacknowledged trigger of the snooze alarms of each alarm UID.
   let snoozes: [String: Instant]
+  /// Places ACKNOWLEDGED values: UTC as RFC 9074 §6.1 asks, or in a zone as some clients write.
+  let placer: TimePlacer
 
-  init(_ item: ICalComponent) {
+  init(_ item: ICalComponent, placer: TimePlacer) {
+    self.placer = placer
     lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap(Self.utc)
     mozillaSnooze = item.properties
       .filter { $0.name.hasPrefix(AlarmComponent.mozillaSnoozeTime) }
@@ -677,7 +665,8 @@ struct AlarmState {
       let alarm = AlarmComponent(valarm, in: item)
       guard case .success(.absolute(.utc(let local))) = alarm.trigger else { continue }
       let trigger = Instant(utc: local)
-      let acknowledged = alarm.component.property(uppercased: "ACKNOWLEDGED").flatMap(Self.utc)
+      let acknowledged = alarm.component.property(uppercased: "ACKNOWLEDGED").flatMap(
+        placer.instant)
       if let acknowledged, acknowledged >= trigger { continue }
       snoozes[of] = max(snoozes[of] ?? trigger, trigger)
     }
@@ -688,7 +677,7 @@ struct AlarmState {
   func apply(to alarm: inout Alarm, from valarm: ICalComponent) {
     let uid = AlarmComponent.uid(of: valarm)
     if let uid, uid != AlarmIdentifier.alarmUID(forAlarm: alarm.id) { alarm.alarmUID = uid }
-    let acknowledged = valarm.property(uppercased: "ACKNOWLEDGED").flatMap(Self.utc)
+    let acknowledged = valarm.property(uppercased: "ACKNOWLEDGED").flatMap(placer.instant)
     alarm.acknowledgedAt = [acknowledged, lastAck].compactMap { $0 }.max()
     var snooze = uid.flatMap { snoozes[$0] }
     if let mozillaSnooze, lastAck.map({ mozillaSnooze > $0 }) ?? true {
@@ -706,5 +695,51 @@ struct AlarmState {
   private static func utc(_ property: ICalProperty) -> Instant? {
     guard case .utc(let local)? = DateTimeValue(property: property) else { return nil }
     return Instant(utc: local)
+  }
+}
+
+/// Places a calendar's DATE and DATE-TIME values on a clock: a TZID in its IANA zone (from the
+/// calendar's VTIMEZONEs, IANA or Windows names), UTC in Google's X-WR-TIMEZONE or UTC, and
+/// floating times and dates in X-WR-TIMEZONE or the default zone (`--tz`).
+struct TimePlacer {
+  /// TZID → IANA id, from each VTIMEZONE's TZID or X-LIC-LOCATION.
+  let definedZones: [String: String]
+  /// Google's calendar-wide zone, if any.
+  let calendarZone: String?
+  /// The zone for floating times when the calendar names none.
+  let defaultZone: String
+
+  /// The zone and wall-clock reading of `value`, or why it has none.
+  func place(_ value: DateTimeValue) -> Result<
+    (zone: TimeZoneRules, local: LocalDateTime), LossReason
+  > {
+    let zoneName: String
+    var local = value.local
+    switch value {
+    case .zoned(_, let tzid):
+      guard let iana = definedZones[tzid] ?? TimeZoneNames.ianaIdentifier(forTZID: tzid) else {
+        return .failure(
+          LossReason("time zone \(quoted(tzid)) is neither an IANA nor a Windows zone"))
+      }
+      zoneName = iana
+    case .utc(let utc):
+      zoneName = calendarZone ?? "UTC"
+      guard let rules = TimeZoneRules(identifier: zoneName) else { break }
+      local = rules.local(at: Instant(utc: utc))
+    case .floating, .date:
+      zoneName = calendarZone ?? defaultZone
+    }
+    guard let rules = TimeZoneRules(identifier: zoneName) else {
+      return .failure(LossReason("time zone \(quoted(zoneName)) is not known on this system"))
+    }
+    return .success((rules, local))
+  }
+
+  /// The instant of a DATE or DATE-TIME property, or nil when it cannot be placed.
+  func instant(_ property: ICalProperty) -> Instant? {
+    guard let value = DateTimeValue(property: property),
+      case .success(let placed) = place(value)
+    else { return nil }
+    return placed.zone.instant(for: placed.local)
   }
 }

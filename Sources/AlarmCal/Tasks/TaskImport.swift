@@ -53,7 +53,7 @@ extension CalendarMapper {
     deadline: TaskDeadline
   ) -> Int? {
     guard !valarms.isEmpty, let anchor = alarmAnchor(item, deadline: deadline) else { return nil }
-    let state = AlarmState(item)
+    let state = AlarmState(item, placer: placer)
     var reminder: Int?
     var position = 0
     for valarm in valarms where AlarmComponent.snoozeOf(valarm) == nil {

@@ -382,6 +382,9 @@ struct CalendarMapper {
   mutating func reportUnreadable(
     _ item: ICalComponent, valarms: [ICalComponent], _ outcome: ImportLoss.Outcome
   ) {
+    guard !item.unreadable.isEmpty || valarms.contains(where: { !$0.unreadable.isEmpty }) else {
+      return
+    }
     for note in ([item] + valarms).flatMap(\.unreadable) {
       lose(item, "a line could not be read (\(note))", outcome)
     }
@@ -652,16 +655,24 @@ struct AlarmState {
   let snoozes: [String: Instant]
   /// Places ACKNOWLEDGED values: UTC as RFC 9074 §6.1 asks, or in a zone as some clients write.
   let placer: TimePlacer
+  /// Whether the item has snooze alarms at all (nearly none has).
+  let hasSnoozeAlarms: Bool
 
   init(_ item: ICalComponent, placer: TimePlacer) {
     self.placer = placer
     lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap(Self.utc)
-    mozillaSnooze = item.properties
-      .filter { $0.name.hasPrefix(AlarmComponent.mozillaSnoozeTime) }
-      .compactMap(Self.utc).max()
+    var mozillaSnooze: Instant?
+    for property in item.properties
+    where property.name.hasPrefix(AlarmComponent.mozillaSnoozeTime) {
+      guard let time = Self.utc(property) else { continue }
+      mozillaSnooze = max(mozillaSnooze ?? time, time)
+    }
+    self.mozillaSnooze = mozillaSnooze
     var snoozes: [String: Instant] = [:]
+    var hasSnoozeAlarms = false
     for valarm in item.components where valarm.name == "VALARM" {
       guard let of = AlarmComponent.snoozeOf(valarm) else { continue }
+      hasSnoozeAlarms = true
       let alarm = AlarmComponent(valarm, in: item)
       guard case .success(.absolute(.utc(let local))) = alarm.trigger else { continue }
       let trigger = Instant(utc: local)
@@ -671,6 +682,7 @@ struct AlarmState {
       snoozes[of] = max(snoozes[of] ?? trigger, trigger)
     }
     self.snoozes = snoozes
+    self.hasSnoozeAlarms = hasSnoozeAlarms
   }
 
   /// Sets the alarm's UID, acknowledgement and pending snooze from `valarm`.
@@ -678,7 +690,7 @@ struct AlarmState {
     let uid = AlarmComponent.uid(of: valarm)
     if let uid, uid != AlarmIdentifier.alarmUID(forAlarm: alarm.id) { alarm.alarmUID = uid }
     let acknowledged = valarm.property(uppercased: "ACKNOWLEDGED").flatMap(placer.instant)
-    alarm.acknowledgedAt = [acknowledged, lastAck].compactMap { $0 }.max()
+    alarm.acknowledgedAt = Self.later(acknowledged, lastAck)
     var snooze = uid.flatMap { snoozes[$0] }
     if let mozillaSnooze, lastAck.map({ mozillaSnooze > $0 }) ?? true {
       snooze = max(snooze ?? mozillaSnooze, mozillaSnooze)
@@ -688,8 +700,16 @@ struct AlarmState {
 
   /// The UIDs that snooze alarms of `valarms` name and no alarm of them has.
   func snoozesOfNoAlarm(_ valarms: [ICalComponent]) -> [String] {
+    guard hasSnoozeAlarms else { return [] }
     let uids = Set(valarms.compactMap(AlarmComponent.uid))
     return valarms.compactMap(AlarmComponent.snoozeOf).filter { !uids.contains($0) }
+  }
+
+  /// The later of two optional times; nil when both are.
+  private static func later(_ a: Instant?, _ b: Instant?) -> Instant? {
+    guard let a else { return b }
+    guard let b else { return a }
+    return max(a, b)
   }
 
   private static func utc(_ property: ICalProperty) -> Instant? {

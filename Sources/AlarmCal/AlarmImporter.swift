@@ -163,10 +163,12 @@ struct CalendarMapper {
   }
 
   mutating func run() {
-    let items = calendar.components.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
+    // Every child, read in place: only VEVENTs and VTODOs are mapped.
+    let items = calendar.components
     // Each item's identity: its UID, or for one without, an id derived from its content.
     var identities = ContentIdentity()
     let keys = items.map { item -> String in
+      guard Self.isItem(item) else { return "" }
       if let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape), !uid.isEmpty {
         return uid
       }
@@ -174,10 +176,11 @@ struct CalendarMapper {
     }
     // The current revision of each master and of each override (RFC 5546 §2.1.5).
     var masters: [String: Int] = [:]
+    masters.reserveCapacity(items.count)
     var overrides: [String: Int] = [:]
-    for (index, item) in items.enumerated() {
-      let isOverride = item.hasProperty(uppercased: "RECURRENCE-ID")
-      let key = isOverride ? keys[index] + "\u{0}" + instanceKey(item) : keys[index]
+    for index in items.indices where Self.isItem(items[index]) {
+      let isOverride = items[index].hasProperty(uppercased: "RECURRENCE-ID")
+      let key = isOverride ? keys[index] + "\u{0}" + instanceKey(items[index]) : keys[index]
       let current = isOverride ? overrides[key] : masters[key]
       guard let current else {
         if isOverride { overrides[key] = index } else { masters[key] = index }
@@ -215,6 +218,11 @@ struct CalendarMapper {
       losses += mapper.losses
       warnings += mapper.warnings
     }
+  }
+
+  /// Whether `component` is an event or a task: what import maps.
+  private static func isItem(_ component: ICalComponent) -> Bool {
+    component.name == "VEVENT" || component.name == "VTODO"
   }
 
   /// Maps `items[index]`, the current revision of its master or override.

@@ -64,7 +64,8 @@ def generated_tasks(count=400):
             task["deadline"] = f"{day.isoformat()}T{rng.randrange(24):02d}:{rng.randrange(60):02d}"
         if rng.random() < 0.5:
             task["notes"] = rng.choice(LABELS)
-        task["remindMinutesBefore"] = rng.choice([None, 0, 5, 60, 1440, 40320, rng.randrange(40321)])
+        task["remindMinutesBefore"] = rng.choice(
+            [None, 0, 5, 60, 1440, 40320, -540, -1440, rng.randrange(-1440, 40321)])
         tasks.append(task)
     return tasks
 

@@ -49,7 +49,7 @@ INVALID_TASKS = [
     {"title": "No deadline"},
     {"title": "Bad", "deadline": "soon"},
     {"title": "Both ids", "deadline": "2026-12-19", "UUID": "a", "id": "b"},
-    {"title": "Negative", "deadline": "2026-12-19", "remindMinutesBefore": -5},
+    {"title": "Over a day after", "deadline": "2026-12-19", "remindMinutesBefore": -1441},
     {"title": "Extra", "deadline": "2026-12-19", "colour": "red"},
 ]
 

@@ -199,6 +199,10 @@ def never_rings(parent, alarm, uid, facts):
     status = str(parent.get("STATUS", "")).upper()
     if status == "CANCELLED" or (parent.name == "VTODO" and status == "COMPLETED"):
         return "cancelled", f"STATUS:{status}: the instance does not ring; r-i-e lists it"
+    done = "COMPLETED" in parent or str(parent.get("PERCENT-COMPLETE", "")).strip() == "100"
+    if parent.name == "VTODO" and done:
+        return "cancelled", ("a COMPLETED time or PERCENT-COMPLETE:100 (RFC 5545 3.8.1.8): the "
+                             "task is done and does not ring; r-i-e lists it")
     if uid in facts["unknown_tzid"]:
         return "unknown TZID", (
             f"TZID={facts['unknown_tzid'][uid]} has no VTIMEZONE and names no known zone (RFC 5545"

@@ -211,7 +211,7 @@ public struct AlarmExporter: Sendable {
       printer.write("DESCRIPTION", text: task.title)
       printer.write(
         ICalProperty(
-          "TRIGGER", ICalDuration(negative: minutes > 0, seconds: minutes * 60).description,
+          "TRIGGER", ICalDuration(negative: minutes > 0, seconds: abs(minutes) * 60).description,
           parameters: [ICalParameter("RELATED", "END")]))
       printer.end("VALARM")
     }

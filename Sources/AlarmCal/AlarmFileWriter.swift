@@ -44,7 +44,8 @@ public enum AlarmFileWriter {
   }
 
   /// Writes the members of a task's object: `UUID`, `title`, `deadline`, `completed`, `notes`
-  /// (when there are any), `remindMinutesBefore` (null for no reminder) and `timeZone`.
+  /// (when there are any), `remindMinutesBefore` (null for no reminder) and `timeZone` (not
+  /// for a date deadline, which is floating).
   private static func write(_ task: ToDo, to bytes: inout [UInt8]) {
     bytes.append(literal: "\n      \"UUID\": ")
     JSONWriter.appendString(task.id, to: &bytes)
@@ -64,8 +65,10 @@ public enum AlarmFileWriter {
     }
     bytes.append(literal: ",\n      \"remindMinutesBefore\": ")
     bytes += (task.remindMinutesBefore.map(String.init) ?? "null").utf8
-    bytes.append(literal: ",\n      \"timeZone\": ")
-    JSONWriter.appendString(task.timeZone, to: &bytes)
+    if case .at = task.deadline {
+      bytes.append(literal: ",\n      \"timeZone\": ")
+      JSONWriter.appendString(task.timeZone, to: &bytes)
+    }
   }
 
   /// The list in the record shape iOS alarm apps store (a bare array of `alarmTime`, `name`,

@@ -231,21 +231,19 @@ struct CalendarMapper {
   ) {
     let item = items[index]
     let valarms = item.components(named: "VALARM")
-    let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape) ?? ""
     guard item.hasProperty(uppercased: "RECURRENCE-ID") else {
       if item.name == "VTODO", mapTask(item, valarms: valarms, id: keys[index]) { return }
       guard !valarms.isEmpty else { return }
-      if uid.isEmpty {
-        warn(item, "has no UID; its alarm's id \(keys[index]) is derived from its content")
-      }
+      warnIfNoUID(item, id: keys[index])
       mapItem(item, valarms: valarms, id: keys[index])
       return
     }
-    let master = masters[keys[index]].map { items[$0] }
+    // A cancelled series is skipped: its instances then ring on their own.
+    let master = masters[keys[index]].map { items[$0] }.flatMap { $0.isCancelled ? nil : $0 }
     let original = describe(item.property(uppercased: "RECURRENCE-ID"))
     let start = describe(item.property(uppercased: "DTSTART") ?? item.property(uppercased: "DUE"))
     let change = start.isEmpty || start == original ? "is changed" : "is moved to \(start)"
-    if let master, master.name == "VTODO" {
+    if let master, Self.becomesTask(master) {
       // The series is a task, kept once (see TaskImport); its instances are not.
       lose(
         item, "the instance of \(original) \(change) (RECURRENCE-ID), and a task has one deadline",
@@ -379,11 +377,26 @@ struct CalendarMapper {
       warnIfPast(alarm, item: item, zone: anchor.zone)
       alarms.append(alarm)
     }
+    reportSnoozesOfNoAlarm(item, state: state, valarms: valarms)
+  }
+
+  /// A loss line for each snooze alarm (RELATED-TO;RELTYPE=SNOOZE) whose alarm is not there.
+  mutating func reportSnoozesOfNoAlarm(
+    _ item: ICalComponent, state: AlarmState, valarms: [ICalComponent]
+  ) {
     for orphan in state.snoozesOfNoAlarm(valarms) {
       lose(
         item, "a snooze (RELATED-TO;RELTYPE=SNOOZE) of \(quoted(orphan)), which is no alarm here",
         .alarmSkipped)
     }
+  }
+
+  /// Warns that `item` has no UID, so its id (`id`) is derived from its content.
+  mutating func warnIfNoUID(_ item: ICalComponent, id: String) {
+    guard item.propertyValue(uppercased: "UID").map(TextEscaping.unescape)?.isEmpty ?? true else {
+      return
+    }
+    warn(item, "has no UID; its id \(id) is derived from its content")
   }
 
   /// A loss line for each line of `item` and its alarms that could not be read.
@@ -668,11 +681,11 @@ struct AlarmState {
 
   init(_ item: ICalComponent, placer: TimePlacer) {
     self.placer = placer
-    lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap(Self.utc)
+    lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap(placer.instant)
     var mozillaSnooze: Instant?
     for property in item.properties
     where property.name.hasPrefix(AlarmComponent.mozillaSnoozeTime) {
-      guard let time = Self.utc(property) else { continue }
+      guard let time = placer.instant(property) else { continue }
       mozillaSnooze = max(mozillaSnooze ?? time, time)
     }
     self.mozillaSnooze = mozillaSnooze
@@ -718,11 +731,6 @@ struct AlarmState {
     guard let a else { return b }
     guard let b else { return a }
     return max(a, b)
-  }
-
-  private static func utc(_ property: ICalProperty) -> Instant? {
-    guard case .utc(let local)? = DateTimeValue(property: property) else { return nil }
-    return Instant(utc: local)
   }
 }
 

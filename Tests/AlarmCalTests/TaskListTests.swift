@@ -80,9 +80,10 @@ import Testing
         #"t.json: task 1 ("A"): deadline "soon" is not an ISO 8601 date-time (2026-12-07T17:00, with Z or an offset) or a date (2026-12-07)"#,
       ])
     #expect(
-      problems(#"{"tasks":[{"title":"A","deadline":"2026-12-07","remindMinutesBefore":-5}]}"#) == [
-        #"t.json: task 1 ("A"): remindMinutesBefore must be a whole number of minutes from 0 to 40320, or null"#
-      ])
+      problems(#"{"tasks":[{"title":"A","deadline":"2026-12-07","remindMinutesBefore":-1441}]}"#)
+        == [
+          #"t.json: task 1 ("A"): remindMinutesBefore must be a whole number of minutes from -1440 (a day after the deadline) to 40320, or null"#
+        ])
     #expect(
       problems(
         #"{"tasks":[{"title":"A","deadline":"2026-12-07","UUID":"x"},{"title":"B","deadline":"2026-12-08","UUID":"x"}]}"#
@@ -145,5 +146,15 @@ import Testing
     let written = AlarmFileWriter.bytes(read.alarms, tasks: read.tasks)
     #expect(try list(String(decoding: written, as: UTF8.self)).get() == read)
     #expect(AlarmFileWriter.bytes(read.alarms, tasks: read.tasks) == written)
+  }
+
+  @Test("a date deadline is floating: the reader's zone, and no timeZone written")
+  func floatingDate() throws {
+    let read = try tasks(
+      #"[{"title":"Gift","deadline":"2026-12-19","timeZone":"America/New_York","UUID":"G"}]"#)
+    #expect(read.map(\.timeZone) == ["Europe/Berlin"])
+    let written = String(decoding: AlarmFileWriter.bytes([], tasks: read), as: UTF8.self)
+    #expect(!written.contains("timeZone"))
+    #expect(try tasks(written) == read)
   }
 }

@@ -2,16 +2,24 @@ import ICalendar
 
 /// Importing a VTODO as a task (RFC 5545 §3.6.2): its DUE is the deadline, STATUS:COMPLETED or
 /// COMPLETED marks it done, DESCRIPTION holds the notes, and the first alarm that rings a whole
-/// number of minutes before the deadline (a trigger related to the end, which for a VTODO is its
-/// DUE, §3.8.6.3; or any trigger that lands there) is the reminder. What a task cannot hold is
-/// kept another way or reported:
+/// number of minutes from four weeks before to a day after the deadline (a trigger related to
+/// the end, which for a VTODO is its DUE, §3.8.6.3; or any trigger that lands there) is the
+/// reminder. What a task cannot hold is kept another way or reported:
 /// - other alarms become one-shot alarms `UID#n` (n: the alarm's place in the task);
 /// - DTSTART+DURATION without DUE gives the deadline, and the start is reported;
-/// - RRULE, RDATE, EXDATE, PRIORITY and PERCENT-COMPLETE are reported.
+/// - RRULE, RDATE, EXDATE, an earlier DTSTART, PRIORITY and PERCENT-COMPLETE are reported.
 ///
 /// A task with neither DUE nor DTSTART+DURATION has no deadline: its alarms are imported as
-/// alarms, and one without alarms is reported.
+/// alarms when it has a DTSTART, and it is reported otherwise.
 extension CalendarMapper {
+  /// Whether `item`, a VTODO series, is imported as a task: it is not cancelled and has a
+  /// deadline (its overrides are then reported, not imported).
+  static func becomesTask(_ item: ICalComponent) -> Bool {
+    item.name == "VTODO" && !item.isCancelled
+      && (item.hasProperty(uppercased: "DUE")
+        || (item.hasProperty(uppercased: "DTSTART") && item.hasProperty(uppercased: "DURATION")))
+  }
+
   /// Imports `item` (a VTODO that is no override) as a task; false when it has no deadline and
   /// its alarms are to be imported as alarms.
   mutating func mapTask(_ item: ICalComponent, valarms: [ICalComponent], id: String) -> Bool {
@@ -24,20 +32,28 @@ extension CalendarMapper {
     case .read(let read): deadline = read
     case .lost: return true
     case .none:
-      guard valarms.isEmpty else {
+      if !valarms.isEmpty, item.hasProperty(uppercased: "DTSTART") {
         warn(item, "has no deadline (DUE, or DTSTART and DURATION); its alarms are kept as alarms")
         return false
       }
-      lose(item, "has no deadline (DUE, or DTSTART and DURATION) and no alarm", .skipped)
+      let what = valarms.isEmpty ? "no alarm" : "no DTSTART for its alarms to ring from"
+      lose(item, "has no deadline (DUE, or DTSTART and DURATION) and \(what)", .skipped)
       return true
     }
-    if item.propertyValue(uppercased: "UID").map(TextEscaping.unescape)?.isEmpty ?? true {
-      warn(item, "has no UID; its id \(id) is derived from its content")
-    }
+    warnIfNoUID(item, id: id)
     reportUnreadable(item, valarms: valarms, .taskKept("without that line"))
-    reportWhatATaskCannotHold(item)
+    reportWhatATaskCannotHold(item, deadline: deadline)
     let title = item.propertyValue(uppercased: "SUMMARY").map(TextEscaping.unescape) ?? ""
     let reminder = mapReminders(item, valarms: valarms, id: id, title: title, deadline: deadline)
+    if let reminder, !item.isCompletedTask {
+      let ring = deadline.instant.adding(seconds: -Int64(reminder) * 60)
+      if ring < importer.now {
+        warn(
+          item,
+          "its reminder, \(TaskDeadline.text(deadline.zone.local(at: ring), deadline.zone)), is before now (\(importer.now); --now sets another moment), so it will not ring"
+        )
+      }
+    }
     tasks.append(
       ToDo(
         id: id, title: title, deadline: deadline.value, completed: item.isCompletedTask,
@@ -64,45 +80,52 @@ extension CalendarMapper {
           number: position, uid: id)
       else { continue }
       alarm.id = "\(id)#\(position)"
-      if reminder == nil, let minutes = minutesBefore(deadline, alarm, zone: anchor.zone) {
-        reminder = minutes
-        var snoozed = alarm
-        state.apply(to: &snoozed, from: valarm)
-        if let until = snoozed.snoozedUntil {
-          lose(
-            item, "its reminder is snoozed until \(until), and a task keeps no snooze",
-            .taskKept("the reminder rings \(minutes) minutes before the deadline"))
-        }
+      state.apply(to: &alarm, from: valarm)
+      let fit = reminderFit(alarm, deadline: deadline, zone: anchor.zone, taken: reminder != nil)
+      guard case .fits(let minutes) = fit else {
+        if item.isCompletedTask { alarm.enabled = false }
+        warn(
+          item,
+          "its alarm \(position) \(fit.reason), so it is kept as the one-shot alarm \(alarm.id)")
+        alarms.append(alarm)
         continue
       }
-      if item.isCompletedTask { alarm.enabled = false }
-      state.apply(to: &alarm, from: valarm)
-      warn(
-        item,
-        "its alarm \(position) does not ring a whole number of minutes (up to four weeks) before the deadline, so it is kept as the one-shot alarm \(alarm.id)"
-      )
-      alarms.append(alarm)
+      reminder = minutes
+      let ring = anchor.zone.instant(for: alarm.schedule.ringReading)
+      if let until = alarm.snoozedUntil {
+        lose(
+          item, "its reminder is snoozed until \(until), and a task keeps no snooze",
+          .taskKept("the reminder rings at its own time"))
+      } else if let acknowledged = alarm.acknowledgedAt, acknowledged >= ring,
+        ring >= importer.now
+      {
+        lose(
+          item,
+          "its reminder is acknowledged (ACKNOWLEDGED \(acknowledged)) before it rings, and a task keeps no acknowledgement",
+          .taskKept("the reminder rings at \(ring)"))
+      }
     }
-    for orphan in state.snoozesOfNoAlarm(valarms) {
-      lose(
-        item, "a snooze (RELATED-TO;RELTYPE=SNOOZE) of \(quoted(orphan)), which is no alarm here",
-        .alarmSkipped)
-    }
+    reportSnoozesOfNoAlarm(item, state: state, valarms: valarms)
     return reminder
   }
 
-  /// The minutes before the deadline that `alarm` rings, when it can be the task's reminder: it
-  /// rings (DISPLAY, or AUDIO with the default sound) once, 0 to four weeks before.
-  private func minutesBefore(_ deadline: TaskDeadline, _ alarm: Alarm, zone: TimeZoneRules) -> Int?
-  {
-    guard alarm.enabled, alarm.sound == nil, case .at(let ring) = alarm.schedule else {
-      return nil
-    }
-    let seconds = deadline.instant.secondsSince1970 - zone.instant(for: ring).secondsSince1970
+  /// Whether `alarm` can be the task's reminder: it rings (DISPLAY, or AUDIO with the default
+  /// sound) a whole number of minutes from four weeks before to a day after the deadline, and
+  /// the task has no reminder yet.
+  private func reminderFit(
+    _ alarm: Alarm, deadline: TaskDeadline, zone: TimeZoneRules, taken: Bool
+  ) -> ReminderFit {
+    guard alarm.enabled else { return .no("is switched off (ACTION:NONE)") }
+    guard alarm.sound == nil else { return .no("has a sound of its own") }
+    guard !taken else { return .no("is a second reminder") }
+    let ring = zone.instant(for: alarm.schedule.ringReading)
+    let seconds = deadline.instant.secondsSince1970 - ring.secondsSince1970
     guard seconds % 60 == 0, ToDo.remindMinutesRange.contains(Int(seconds / 60)) else {
-      return nil
+      return .no(
+        "does not ring a whole number of minutes between four weeks before and a day after the deadline"
+      )
     }
-    return Int(seconds / 60)
+    return .fits(Int(seconds / 60))
   }
 
   /// What the alarms' triggers are relative to: DTSTART when there is one, else the deadline.
@@ -126,18 +149,24 @@ extension CalendarMapper {
 
   /// Reports the start, the repetition, the priority and the progress, which a task does not
   /// hold.
-  private mutating func reportWhatATaskCannotHold(_ item: ICalComponent) {
+  private mutating func reportWhatATaskCannotHold(_ item: ICalComponent, deadline: TaskDeadline) {
     let recurrence = ["RRULE", "RDATE", "EXDATE"].filter { item.hasProperty(uppercased: $0) }
     if !recurrence.isEmpty {
       let rule = item.propertyValue(uppercased: "RRULE").map { "RRULE:\($0)" }
+      let past = deadline.instant < importer.now ? ", which is before now" : ""
       lose(
         item,
         "repeats (\(rule ?? recurrence.joined(separator: ", "))), and a task has one deadline",
-        .taskKept("once, at its first deadline"))
+        .taskKept("once, at its first deadline, \(deadline.text)\(past)"))
     }
-    if item.hasProperty(uppercased: "DUE"), let start = item.property(uppercased: "DTSTART") {
+    // A start at the deadline (Apple writes one) loses nothing.
+    if item.hasProperty(uppercased: "DUE"), let start = item.property(uppercased: "DTSTART"),
+      let value = DateTimeValue(property: start), case .success(let placed) = placer.place(value),
+      placed.zone.instant(for: placed.local) != deadline.instant
+    {
       lose(
-        item, "starts at \(describe(start)) (DTSTART), and a task has only a deadline",
+        item,
+        "starts at \(TaskDeadline.text(placed.local, placed.zone)) (DTSTART), and a task has only a deadline",
         .taskKept("without its start"))
     }
     if let text = item.propertyValue(uppercased: "PRIORITY"), Int(text) != 0 {
@@ -197,6 +226,30 @@ extension CalendarMapper {
   }
 }
 
+/// Whether an alarm can be a task's reminder, and why not.
+private enum ReminderFit {
+  case fits(Int)
+  case no(String)
+
+  var reason: String {
+    switch self {
+    case .fits: ""
+    case .no(let reason): reason
+    }
+  }
+}
+
+extension Alarm.Schedule {
+  /// The wall-clock reading of a one-shot alarm's ring (a repeating one's time on 1970-01-01,
+  /// which a task's alarm never is).
+  fileprivate var ringReading: LocalDateTime {
+    switch self {
+    case .at(let local): local
+    case .time(let time, _): LocalDateTime(LocalDate(daysSince1970: 0), time)
+    }
+  }
+}
+
 /// What reading a task's deadline gave.
 private enum DeadlineReading {
   case read(TaskDeadline)
@@ -230,8 +283,13 @@ private struct TaskDeadline {
   /// `2027-03-26T11:00 America/New_York`, or `2027-03-26` for a day.
   var text: String {
     switch value {
-    case .at(let local): "\(AlarmTextFormats.localDateTimeString(local)) \(zone.identifier)"
+    case .at(let local): Self.text(local, zone)
     case .on(let date): "\(date)"
     }
+  }
+
+  /// `2027-03-26T11:00 America/New_York`.
+  static func text(_ local: LocalDateTime, _ zone: TimeZoneRules) -> String {
+    "\(AlarmTextFormats.localDateTimeString(local)) \(zone.identifier)"
   }
 }

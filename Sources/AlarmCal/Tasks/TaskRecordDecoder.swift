@@ -39,10 +39,12 @@ struct TaskRecordDecoder {
         "\(idKeys.map(quoted).joined(separator: " and ")) are all given; they name the same thing")
     }
     let before = problems.count
-    let timeZone = zoneName()
+    var timeZone = zoneName()
     let id = identifier(idKeys.first)
     let title = text("title", required: true) ?? ""
     let deadline = deadline(in: timeZone)
+    // A date is floating: due on the reader's clock (RFC 5545 §3.3.4 gives a DATE no zone).
+    if case .on? = deadline { timeZone = reader.defaultTimeZone }
     let completed = flag("completed") ?? false
     let notes = text("notes", required: false)
     let remind = minutesBefore()
@@ -103,7 +105,7 @@ struct TaskRecordDecoder {
     if value == .null { return nil }
     guard let minutes = value.intValue, ToDo.remindMinutesRange.contains(minutes) else {
       fail(
-        "remindMinutesBefore must be a whole number of minutes from 0 to \(ToDo.remindMinutesRange.upperBound), or null"
+        "remindMinutesBefore must be a whole number of minutes from \(ToDo.remindMinutesRange.lowerBound) (a day after the deadline) to \(ToDo.remindMinutesRange.upperBound), or null"
       )
       return nil
     }

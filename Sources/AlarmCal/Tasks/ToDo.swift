@@ -20,9 +20,11 @@ public struct ToDo: Equatable, Sendable {
   public var completed: Bool
   /// Free text, if any.
   public var notes: String?
-  /// Minutes before the deadline the reminder rings: 0 at the deadline; nil for none.
+  /// Minutes before the deadline the reminder rings: 0 at the deadline, negative after it
+  /// (-540: 09:00 on a date deadline's day, as Apple Reminders rings it); nil for none.
   public var remindMinutesBefore: Int?
-  /// The IANA zone whose wall clock a date-time deadline is read on.
+  /// The IANA zone whose wall clock a date-time deadline is read on. A date deadline is
+  /// floating (a whole day on the clock of whoever reads it), so its zone is the reader's.
   public var timeZone: String
 
   /// Creates a task; a reminder rings at the deadline unless told otherwise.
@@ -39,8 +41,9 @@ public struct ToDo: Equatable, Sendable {
     self.timeZone = timeZone
   }
 
-  /// The most minutes a reminder may ring before its deadline: four weeks.
-  public static let remindMinutesRange = 0...40_320
+  /// How early a reminder may ring: up to four weeks before its deadline, or up to a day after
+  /// it (the time on a date deadline's day).
+  public static let remindMinutesRange = -1_440...40_320
 }
 
 /// What an alarm file holds: alarms and tasks.

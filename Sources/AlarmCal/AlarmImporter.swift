@@ -29,7 +29,7 @@ public struct AlarmImportError: Error, Equatable, Sendable, CustomStringConverti
   }
 }
 
-/// Maps VEVENTs with VALARMs to alarms, and VTODOs to tasks (see `TaskImport.swift`).
+/// Maps VEVENTs with VALARMs to alarms, and VTODOs to tasks (see `CalendarMapper+Tasks.swift`).
 ///
 /// Kept exactly: weekly rules with plain BYDAY, daily rules (optionally with BYDAY), single
 /// instances (instances without their series too), triggers relative to the start or end (the
@@ -244,7 +244,7 @@ struct CalendarMapper {
     let start = describe(item.property(uppercased: "DTSTART") ?? item.property(uppercased: "DUE"))
     let change = start.isEmpty || start == original ? "is changed" : "is moved to \(start)"
     if let master, Self.becomesTask(master) {
-      // The series is a task, kept once (see TaskImport); its instances are not.
+      // The series is a task, kept once (see CalendarMapper+Tasks); its instances are not.
       lose(
         item, "the instance of \(original) \(change) (RECURRENCE-ID), and a task has one deadline",
         .taskKept("once, at the series' first deadline"))

@@ -38,46 +38,20 @@ import Testing
 
   @Test("an ACKNOWLEDGED or X-MOZ-LASTACK written in a zone, not UTC, is read in that zone")
   func zonedAcknowledgement() throws {
-    let text = """
-      BEGIN:VCALENDAR\r
-      VERSION:2.0\r
-      PRODID:t\r
-      BEGIN:VEVENT\r
-      UID:z\r
-      DTSTAMP:20261201T000000Z\r
-      DTSTART;TZID=Europe/Berlin:20261204T063000\r
-      RRULE:FREQ=DAILY\r
-      BEGIN:VALARM\r
-      ACTION:AUDIO\r
-      TRIGGER:PT0S\r
-      ACKNOWLEDGED;TZID=Europe/Berlin:20261204T063020\r
-      END:VALARM\r
-      END:VEVENT\r
-      BEGIN:VEVENT\r
-      UID:f\r
-      DTSTAMP:20261201T000000Z\r
-      DTSTART;TZID=Europe/Berlin:20261204T063000\r
-      RRULE:FREQ=DAILY\r
-      BEGIN:VALARM\r
-      ACTION:AUDIO\r
-      TRIGGER:PT0S\r
-      ACKNOWLEDGED:20261204T063020\r
-      END:VALARM\r
-      END:VEVENT\r
-      BEGIN:VEVENT\r
-      UID:m\r
-      DTSTAMP:20261201T000000Z\r
-      DTSTART;TZID=Europe/Berlin:20261204T063000\r
-      RRULE:FREQ=DAILY\r
-      X-MOZ-LASTACK;TZID=Europe/Berlin:20261204T063020\r
-      BEGIN:VALARM\r
-      ACTION:AUDIO\r
-      TRIGGER:PT0S\r
-      END:VALARM\r
-      END:VEVENT\r
-      END:VCALENDAR\r
-
-      """
+    // A daily 06:30 alarm acknowledged at 06:30:20 on its first day, written three ways.
+    let acknowledgements = [
+      ("z", "", "ACKNOWLEDGED;TZID=Europe/Berlin:20261204T063020\r\n"),
+      ("f", "", "ACKNOWLEDGED:20261204T063020\r\n"),
+      ("m", "X-MOZ-LASTACK;TZID=Europe/Berlin:20261204T063020\r\n", ""),
+    ]
+    var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:t\r\n"
+    for (uid, onEvent, onAlarm) in acknowledgements {
+      text += "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20261201T000000Z\r\n"
+      text += "DTSTART;TZID=Europe/Berlin:20261204T063000\r\nRRULE:FREQ=DAILY\r\n\(onEvent)"
+      text +=
+        "BEGIN:VALARM\r\nACTION:AUDIO\r\nTRIGGER:PT0S\r\n\(onAlarm)END:VALARM\r\nEND:VEVENT\r\n"
+    }
+    text += "END:VCALENDAR\r\n"
     // 06:30:20 in Berlin, the zone named and --tz for the floating one: 05:30:20Z.
     let expected = Instant(secondsSince1970: 1_796_362_220)
     #expect(try importing(text).alarms.map(\.acknowledgedAt) == [expected, expected, expected])

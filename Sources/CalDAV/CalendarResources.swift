@@ -48,24 +48,38 @@ public enum CalendarResources {
   /// The components a calendar collection holds as resources.
   public static let objectKinds: Set<String> = ["VEVENT", "VTODO", "VJOURNAL"]
 
+  /// The calendar-level properties a resource keeps from the calendar its components came
+  /// from (`X-WR-TIMEZONE` places floating and all-day times).
+  public static let headerProperties: Set<String> = [
+    "VERSION", "PRODID", "CALSCALE", "X-WR-TIMEZONE",
+  ]
+
   /// One resource per UID of the VEVENTs, VTODOs and VJOURNALs in `calendars`, in order of
-  /// first appearance, each with copies of the VTIMEZONEs its components' TZIDs name and
-  /// the first calendar's VERSION and PRODID. Throws for a component without a UID, or two
-  /// components of different kinds with one UID.
+  /// first appearance, each with copies of the VTIMEZONEs its components' TZIDs name (from its
+  /// own calendar) and that calendar's ``headerProperties``. Throws for a component without a
+  /// UID, or two components of different kinds with one UID.
   public static func split(_ calendars: [ICalComponent]) throws(ResourceSplitError)
     -> [CalendarResource]
   {
-    var zones: [String: ICalComponent] = [:]
     var order: [String] = []
     var groups: [String: [ICalComponent]] = [:]
-    var header: [ICalProperty] = []
+    var origin: [String: Int] = [:]
+    var zones: [[String: ICalComponent]] = []
+    var headers: [[ICalProperty]] = []
     for calendar in calendars where calendar.name == "VCALENDAR" {
-      if header.isEmpty {
-        header = calendar.properties.filter { ["VERSION", "PRODID", "CALSCALE"].contains($0.name) }
+      let index = zones.count
+      var own: [String: ICalComponent] = [:]
+      var header = calendar.properties.filter { headerProperties.contains($0.name) }
+      if !header.contains(where: { $0.name == "VERSION" }) {
+        header.insert(ICalProperty("VERSION", "2.0"), at: 0)
       }
+      if !header.contains(where: { $0.name == "PRODID" }) {
+        header.append(ICalProperty("PRODID", "-//alarmcal//EN"))
+      }
+      headers.append(header)
       for child in calendar.components {
         if child.name == "VTIMEZONE", let id = child.propertyValue(uppercased: "TZID") {
-          if zones[id] == nil { zones[id] = child }
+          if own[id] == nil { own[id] = child }
           continue
         }
         guard objectKinds.contains(child.name) else { continue }
@@ -77,47 +91,58 @@ public enum CalendarResources {
           throw ResourceSplitError(
             description: "UID \(uid) names both a \(first.name) and a \(child.name)")
         }
-        if groups[uid] == nil { order.append(uid) }
+        if groups[uid] == nil {
+          order.append(uid)
+          origin[uid] = index
+        }
         groups[uid, default: []].append(child)
       }
-    }
-    if !header.contains(where: { $0.name == "VERSION" }) {
-      header.insert(ICalProperty("VERSION", "2.0"), at: 0)
-    }
-    if !header.contains(where: { $0.name == "PRODID" }) {
-      header.append(ICalProperty("PRODID", "-//alarmcal//EN"))
+      zones.append(own)
     }
     return order.map { uid in
       let members = groups[uid] ?? []
+      let from = origin[uid] ?? 0
       var used: [String] = []
       for member in members { collectZones(of: member, into: &used) }
-      let needed = used.compactMap { zones[$0] }
+      let needed = used.compactMap { id in
+        zones[from][id] ?? zones.lazy.compactMap { $0[id] }.first
+      }
       return CalendarResource(
         uid: uid,
-        calendar: ICalComponent("VCALENDAR", properties: header, components: needed + members))
+        calendar: ICalComponent(
+          "VCALENDAR", properties: headers[from], components: needed + members))
     }
   }
 
-  /// One VCALENDAR holding every component of `resources`' calendars, each VTIMEZONE once
-  /// (the first seen), zones first.
-  public static func join(_ resources: [ICalComponent]) -> ICalComponent {
-    var zones: [ICalComponent] = []
-    var seenZones: Set<String> = []
-    var members: [ICalComponent] = []
+  /// The VCALENDARs holding every component of `resources`' calendars: one, unless their
+  /// `X-WR-TIMEZONE`s differ, then one per value (so floating times keep their zone), in order
+  /// of first appearance; each with every VTIMEZONE its members need once, zones first.
+  public static func join(_ resources: [ICalComponent]) -> [ICalComponent] {
+    var order: [String] = []
+    var groups: [String: [ICalComponent]] = [:]
     for calendar in resources {
-      for child in calendar.components {
-        if child.name == "VTIMEZONE" {
-          let id = child.propertyValue(uppercased: "TZID") ?? ""
-          if seenZones.insert(id).inserted { zones.append(child) }
-        } else {
-          members.append(child)
+      let zone = calendar.propertyValue(uppercased: "X-WR-TIMEZONE") ?? ""
+      if groups[zone] == nil { order.append(zone) }
+      groups[zone, default: []].append(calendar)
+    }
+    return order.map { zone in
+      var zones: [ICalComponent] = []
+      var seenZones: Set<String> = []
+      var members: [ICalComponent] = []
+      for calendar in groups[zone] ?? [] {
+        for child in calendar.components {
+          if child.name == "VTIMEZONE" {
+            let id = child.propertyValue(uppercased: "TZID") ?? ""
+            if seenZones.insert(id).inserted { zones.append(child) }
+          } else {
+            members.append(child)
+          }
         }
       }
+      var properties = [ICalProperty("VERSION", "2.0"), ICalProperty("PRODID", "-//alarmcal//EN")]
+      if !zone.isEmpty { properties.append(ICalProperty("X-WR-TIMEZONE", zone)) }
+      return ICalComponent("VCALENDAR", properties: properties, components: zones + members)
     }
-    return ICalComponent(
-      "VCALENDAR",
-      properties: [ICalProperty("VERSION", "2.0"), ICalProperty("PRODID", "-//alarmcal//EN")],
-      components: zones + members)
   }
 
   /// The TZID parameters in `component` and its children, each once, in order.

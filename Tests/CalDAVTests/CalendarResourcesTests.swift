@@ -48,7 +48,8 @@ import Testing
   func join() throws {
     let resources = try CalendarResources.split(ICalendarReader.read(Array(Self.calendar.utf8)))
     let joined = CalendarResources.join(resources.map(\.calendar))
-    #expect(joined.components.map(\.name) == ["VTIMEZONE", "VEVENT", "VEVENT", "VTODO"])
+    #expect(joined.count == 1)
+    #expect(joined.first?.components.map(\.name) == ["VTIMEZONE", "VEVENT", "VEVENT", "VTODO"])
   }
 
   @Test("a component without a UID is refused")

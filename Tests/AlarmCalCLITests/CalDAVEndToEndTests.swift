@@ -200,3 +200,142 @@ struct CalDAVEndToEndTests {
     )
   }
 }
+
+/// Incremental pull, a server that dies mid-push, and a snooze seen by another client.
+@Suite(.serialized, .enabled(if: CalDAVTestServer.shouldRun))
+struct CalDAVEndToEndMoreTests {
+  @Test(
+    "after a change on the server, pull brings only the change (sync-collection)",
+    arguments: CalDAVTestServer.Kind.allCases)
+  func incrementalPull(kind: CalDAVTestServer.Kind) throws {
+    let server = try CalDAVTestServer(kind)
+    defer { server.stopAndRemove() }
+    let (folder, files) = try CalDAVEndToEndTests.copiedSamples()
+    let url = server.collectionURL.absoluteString
+    #expect(try CalDAVEndToEndTests.run(["push"] + files + ["--url", url], server).status == 0)
+    let pulled = folder.appendingPathComponent("pulled.ics").path
+    #expect(
+      try CalDAVEndToEndTests.run(["pull", "--url", url, "-o", pulled], server).stdout
+        == "pulled: 19 resources (full read)\n")
+    let session = CalDAVSession(client: DAVClient(credentials: server.credentials))
+    let objects = try session.calendarObjects(in: server.collectionURL)
+    let changed = try #require(objects.first { $0.data?.contains("L-Thyroxin") == true })
+    let removed = try #require(objects.first { $0.url != changed.url })
+    let text = try #require(changed.data).replacingOccurrences(
+      of: "L-Thyroxin", with: "Levothyroxin")
+    _ = try session.put(Array(text.utf8), at: changed.url, replacing: changed.etag)
+    _ = try session.delete(removed.url, etag: removed.etag)
+    let again = try CalDAVEndToEndTests.run(["pull", "--url", url, "-o", pulled], server)
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stdout == "pulled: 1 changed, 1 removed (sync-collection)\n")
+    let written = try String(contentsOfFile: pulled, encoding: .utf8)
+    #expect(written.contains("Levothyroxin"))
+    #expect(!written.contains("L-Thyroxin"))
+    #expect(
+      written.components(separatedBy: "BEGIN:VEVENT").count - 1
+        + written.components(separatedBy: "BEGIN:VTODO").count - 1 < 19 + 10)
+    // The same as a full pull into a fresh file.
+    let fresh = folder.appendingPathComponent("fresh.ics").path
+    _ = try CalDAVEndToEndTests.run(["pull", "--url", url, "-o", fresh], server)
+    #expect(try CalDAVEndToEndTests.firings([pulled]) == CalDAVEndToEndTests.firings([fresh]))
+  }
+
+  @Test("a server stopped mid-push: exit 69, and what is reported and remembered was stored")
+  func serverStoppedMidPush() throws {
+    let server = try CalDAVTestServer(.radicale)
+    defer { server.stopAndRemove() }
+    let folder = try temporaryFolder()
+    let file = folder.appendingPathComponent("many.ics").path
+    var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
+    for index in 0..<3000 {
+      text +=
+        "BEGIN:VEVENT\r\nUID:e\(index)@t\r\nDTSTAMP:20270101T000000Z\r\nDTSTART:20270101T070000Z\r\nRRULE:FREQ=DAILY\r\nSUMMARY:Alarm \(index)\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Wake\r\nTRIGGER:PT0S\r\nEND:VALARM\r\nEND:VEVENT\r\n"
+    }
+    try (text + "END:VCALENDAR\r\n").write(toFile: file, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = try alarmcalBinary()
+    process.arguments = [
+      "push", file, "--url", server.collectionURL.absoluteString, "--user", server.user,
+    ]
+    process.environment = ["ALARMCAL_PASSWORD": server.password, "HOME": "/nonexistent"]
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stored = server.folder.appendingPathComponent("data/collection-root/alice/alarms")
+    let count = {
+      ((try? FileManager.default.contentsOfDirectory(atPath: stored.path)) ?? []).filter {
+        $0.hasSuffix(".ics")
+      }.count
+    }
+    let deadline = Date().addingTimeInterval(60)
+    while count() < 50 && Date() < deadline && process.isRunning { usleep(20_000) }
+    server.stop()
+    let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 69)
+    #expect(errors.contains("cannot reach the server"))
+    let reported = try #require(
+      output.split(separator: " ").dropFirst().first.flatMap { Int($0) }, "\(output)")
+    #expect(reported >= 40 && reported < 3000, "\(output) \(errors)")
+    let onDisk = count()
+    #expect(onDisk >= reported && onDisk <= reported + 1)
+    let state = try #require(
+      FileManager.default.contents(
+        atPath: folder.appendingPathComponent(".many.ics.caldav.json").path))
+    let json = try #require(try JSONSerialization.jsonObject(with: state) as? [String: Any])
+    let collections = try #require(json["collections"] as? [String: [String: Any]])
+    let resources = try #require(collections.values.first?["resources"] as? [String: Any])
+    #expect(resources.count == reported)
+  }
+
+  @Test(
+    "a snooze written on a pulled file and pushed back is RFC 9074 to python's caldav",
+    arguments: CalDAVTestServer.Kind.allCases)
+  func snoozeSeenByPythonCaldav(kind: CalDAVTestServer.Kind) throws {
+    let server = try CalDAVTestServer(kind)
+    defer { server.stopAndRemove() }
+    let (folder, files) = try CalDAVEndToEndTests.copiedSamples()
+    let url = server.collectionURL.absoluteString
+    #expect(try CalDAVEndToEndTests.run(["push", files[2], "--url", url], server).status == 0)
+    let pulled = folder.appendingPathComponent("pulled.ics").path
+    #expect(try CalDAVEndToEndTests.run(["pull", "--url", url, "-o", pulled], server).status == 0)
+    let uid = "1c8f4e2a-7b3d-4a90-b6e5-0d2f9a8c3e71"
+    let listed = try runBinary([
+      "upcoming", pulled, "--from", "2026-09-15T00:00:00Z", "--limit", "1", "--tz", "UTC",
+      "--format", "ndjson", "--now", "2026-09-15T00:00:00Z",
+    ])
+    let firing = try #require(
+      try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+    #expect(firing["uid"] as? String == uid)
+    let id = try #require(firing["id"] as? String)
+    let snooze = try runBinary([
+      "snooze", pulled, "--id", id, "--minutes", "10", "--now", "2026-09-15T04:31:00Z", "--tz",
+      "UTC",
+    ])
+    #expect(snooze.status == 0, "\(snooze.stderr)")
+    let push = try CalDAVEndToEndTests.run(["push", pulled, "--url", url], server)
+    #expect(push.stdout == "pushed: 0 new, 1 changed, 2 unchanged, 0 deleted, 0 conflicts\n")
+    let check = Process()
+    check.executableURL = URL(fileURLWithPath: CalDAVTestServer.python)
+    let script = samplesFolder.deletingLastPathComponent().appendingPathComponent(
+      "scripts/caldav-check-snooze.py")
+    check.arguments = [script.path, url, server.user, uid]
+    check.environment = ["ALARMCAL_PASSWORD": server.password]
+    let pipe = Pipe()
+    check.standardOutput = pipe
+    try check.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    check.waitUntilExit()
+    #expect(check.terminationStatus == 0)
+    let alarms = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+    let original = try #require(alarms.first { $0["reltype"] as? String == nil })
+    #expect(original["acknowledged"] as? String == "20260915T043100Z")
+    let originalUID = try #require(original["uid"] as? String)
+    let snoozeAlarm = try #require(alarms.first { $0["reltype"] as? String == "SNOOZE" })
+    #expect(snoozeAlarm["relatedTo"] as? String == originalUID)
+    #expect(snoozeAlarm["trigger"] as? String == "20260915T044100Z")
+  }
+}

@@ -44,7 +44,11 @@ let package = Package(
       dependencies: ["CalDAV"],
       path: "Tests/CalDAVTestServers"
     ),
-    .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "CalDAVTestServers", "ICalendar"]),
+    .testTarget(
+      name: "CalDAVTests",
+      dependencies: ["CalDAV", "CalDAVTestServers", "ICalendar"],
+      resources: [.copy("Fixtures")]
+    ),
     .testTarget(
       name: "AlarmCalCLITests",
       dependencies: ["AlarmCalCLI", "alarmcal", "CalDAVTestServers"],

@@ -140,6 +140,14 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
     _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
     completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) {
+    #if !canImport(FoundationNetworking)
+      // On Apple's systems a server-trust challenge is the TLS check: their verdict stands.
+      // (FoundationNetworking checks TLS in libcurl and never asks.)
+      if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
+        completionHandler(.performDefaultHandling, nil)
+        return
+      }
+    #endif
     // The Authorization header goes with every request, so a challenge means it was refused:
     // the transfer stops here and is reported as the 401 it was (FoundationNetworking would
     // otherwise wait for credentials that never come).

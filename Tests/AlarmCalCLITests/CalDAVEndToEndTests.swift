@@ -257,7 +257,9 @@ struct CalDAVEndToEndMoreTests {
     process.arguments = [
       "push", file, "--url", server.collectionURL.absoluteString, "--user", server.user,
     ]
-    process.environment = ["ALARMCAL_PASSWORD": server.password, "HOME": "/nonexistent"]
+    // The test's environment (sanitizer options too) with the password and no ~/.netrc.
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["ALARMCAL_PASSWORD": server.password, "HOME": "/nonexistent"]) { $1 }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

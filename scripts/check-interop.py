@@ -70,19 +70,31 @@ def generated_tasks(count=400):
     return tasks
 
 
-def check_tasks(path, tasks, problems):
+def read_back(path, component, expected, noun, problems):
+    """The file's components named `component` by UID, and its VTIMEZONE TZIDs; a problem when
+    there are not as many components as `expected` items."""
     calendar = icalendar.Calendar.from_ical(path.read_bytes())
-    todos = {str(t["UID"]): t for t in calendar.walk("VTODO")}
+    found = {str(c["UID"]): c for c in calendar.walk(component)}
     zones = {str(z["TZID"]) for z in calendar.walk("VTIMEZONE")}
-    if len(todos) != len(tasks):
-        problems.append(f"{path.name}: {len(todos)} to-dos for {len(tasks)} tasks")
+    if len(found) != len(expected):
+        problems.append(f"{path.name}: {len(found)} {component} for {len(expected)} {noun}")
+    return found, zones
+
+
+def as_written(text):
+    """What a label or note becomes in the file: CRLF as LF, outer white space trimmed."""
+    return text.replace("\r\n", "\n").strip()
+
+
+def check_tasks(path, tasks, problems):
+    todos, zones = read_back(path, "VTODO", tasks, "tasks", problems)
     for task in tasks:
         name = f"{path.name}: {task['UUID']}"
         todo = todos.get(task["UUID"])
         if todo is None:
             problems.append(f"{name}: no VTODO")
             continue
-        title = task["title"].replace("\r\n", "\n").strip()
+        title = as_written(task["title"])
         if str(todo.get("SUMMARY", "")) != title:
             problems.append(f"{name}: SUMMARY {str(todo.get('SUMMARY'))!r} != {title!r}")
         due = todo["DUE"]
@@ -100,7 +112,7 @@ def check_tasks(path, tasks, problems):
             problems.append(f"{name}: STATUS {status}, COMPLETED {'COMPLETED' in todo}, done {done}")
         notes = task.get("notes")
         described = str(todo["DESCRIPTION"]) if "DESCRIPTION" in todo else None
-        if described != (notes.replace("\r\n", "\n").strip() if notes is not None else None):
+        if described != (as_written(notes) if notes is not None else None):
             problems.append(f"{name}: DESCRIPTION {described!r} != {notes!r}")
         alarms = todo.walk("VALARM")
         minutes = task["remindMinutesBefore"]
@@ -130,17 +142,13 @@ def check_text(path, problems):
 
 
 def check_alarms(path, alarms, problems):
-    calendar = icalendar.Calendar.from_ical(path.read_bytes())
-    events = {str(e["UID"]): e for e in calendar.walk("VEVENT")}
-    zones = {str(z["TZID"]) for z in calendar.walk("VTIMEZONE")}
-    if len(events) != len(alarms):
-        problems.append(f"{path.name}: {len(events)} events for {len(alarms)} alarms")
+    events, zones = read_back(path, "VEVENT", alarms, "alarms", problems)
     for alarm in alarms:
         event = events.get(alarm["id"])
         if event is None:
             problems.append(f"{path.name}: no event for {alarm['id']}")
             continue
-        label = alarm.get("label", "Alarm").replace("\r\n", "\n").strip()
+        label = as_written(alarm.get("label", "Alarm"))
         summary = str(event.get("SUMMARY", ""))
         if summary != label:
             problems.append(f"{path.name}: {alarm['id']}: SUMMARY {summary!r} != {label!r}")

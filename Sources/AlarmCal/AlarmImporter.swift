@@ -122,9 +122,8 @@ struct CalendarMapper {
   var tasks: [ToDo] = []
   var losses: [ImportLoss] = []
   var warnings: [ImportWarning] = []
-  /// Google's calendar-wide zone: floating and UTC times are read in it.
-  let calendarZone: String?
-  /// Where the calendar's times are on the clock.
+  /// Where the calendar's times are on the clock (its VTIMEZONEs, Google's calendar-wide zone,
+  /// `--tz`).
   let placer: TimePlacer
   /// Each RRULE value read so far, as it read: a calendar of many alarms repeats a few rules.
   var rulesByText: [String: Result<ReadRule, RecurrenceRuleError>] = [:]
@@ -140,7 +139,6 @@ struct CalendarMapper {
   init(importer: AlarmImporter, calendar: ICalComponent) {
     self.importer = importer
     self.calendar = calendar
-    calendarZone = calendar.calendarTimeZone
     var zones: [String: String] = [:]
     for vtimezone in calendar.components(named: "VTIMEZONE") {
       guard let tzid = vtimezone.propertyValue(uppercased: "TZID") else { continue }
@@ -159,7 +157,8 @@ struct CalendarMapper {
       }
     }
     placer = TimePlacer(
-      definedZones: zones, calendarZone: calendarZone, defaultZone: importer.defaultTimeZone)
+      definedZones: zones, calendarZone: calendar.calendarTimeZone,
+      defaultZone: importer.defaultTimeZone)
   }
 
   mutating func run() {

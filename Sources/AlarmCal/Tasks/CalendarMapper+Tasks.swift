@@ -81,17 +81,19 @@ extension CalendarMapper {
       else { continue }
       alarm.id = "\(id)#\(position)"
       state.apply(to: &alarm, from: valarm)
-      let fit = reminderFit(alarm, deadline: deadline, zone: anchor.zone, taken: reminder != nil)
-      guard case .fits(let minutes) = fit else {
+      // With no repeat days, mapAlarm gives a one-shot alarm.
+      guard case .at(let reading) = alarm.schedule else { continue }
+      let ring = anchor.zone.instant(for: reading)
+      switch reminderFit(alarm, ringing: ring, deadline: deadline, taken: reminder != nil) {
+      case .no(let reason):
         if item.isCompletedTask { alarm.enabled = false }
         warn(
-          item,
-          "its alarm \(position) \(fit.reason), so it is kept as the one-shot alarm \(alarm.id)")
+          item, "its alarm \(position) \(reason), so it is kept as the one-shot alarm \(alarm.id)")
         alarms.append(alarm)
         continue
+      case .fits(let minutes):
+        reminder = minutes
       }
-      reminder = minutes
-      let ring = anchor.zone.instant(for: alarm.schedule.ringReading)
       if let until = alarm.snoozedUntil {
         lose(
           item, "its reminder is snoozed until \(until), and a task keeps no snooze",
@@ -109,16 +111,15 @@ extension CalendarMapper {
     return reminder
   }
 
-  /// Whether `alarm` can be the task's reminder: it rings (DISPLAY, or AUDIO with the default
-  /// sound) a whole number of minutes from four weeks before to a day after the deadline, and
-  /// the task has no reminder yet.
+  /// Whether `alarm`, ringing at `ring`, can be the task's reminder: it rings (DISPLAY, or
+  /// AUDIO with the default sound) a whole number of minutes from four weeks before to a day
+  /// after the deadline, and the task has no reminder yet.
   private func reminderFit(
-    _ alarm: Alarm, deadline: TaskDeadline, zone: TimeZoneRules, taken: Bool
+    _ alarm: Alarm, ringing ring: Instant, deadline: TaskDeadline, taken: Bool
   ) -> ReminderFit {
     guard alarm.enabled else { return .no("is switched off (ACTION:NONE)") }
     guard alarm.sound == nil else { return .no("has a sound of its own") }
     guard !taken else { return .no("is a second reminder") }
-    let ring = zone.instant(for: alarm.schedule.ringReading)
     let seconds = deadline.instant.secondsSince1970 - ring.secondsSince1970
     guard seconds % 60 == 0, ToDo.remindMinutesRange.contains(Int(seconds / 60)) else {
       return .no(
@@ -226,28 +227,10 @@ extension CalendarMapper {
   }
 }
 
-/// Whether an alarm can be a task's reminder, and why not.
+/// Whether an alarm can be a task's reminder (its minutes before the deadline), and why not.
 private enum ReminderFit {
   case fits(Int)
   case no(String)
-
-  var reason: String {
-    switch self {
-    case .fits: ""
-    case .no(let reason): reason
-    }
-  }
-}
-
-extension Alarm.Schedule {
-  /// The wall-clock reading of a one-shot alarm's ring (a repeating one's time on 1970-01-01,
-  /// which a task's alarm never is).
-  fileprivate var ringReading: LocalDateTime {
-    switch self {
-    case .at(let local): local
-    case .time(let time, _): LocalDateTime(LocalDate(daysSince1970: 0), time)
-    }
-  }
 }
 
 /// What reading a task's deadline gave.

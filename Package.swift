@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .library(name: "ICalendar", targets: ["ICalendar"]),
     .library(name: "AlarmCal", targets: ["AlarmCal"]),
+    .library(name: "CalDAV", targets: ["CalDAV"]),
     .library(name: "AlarmCalCLI", targets: ["AlarmCalCLI"]),
     .executable(name: "alarmcal", targets: ["alarmcal"]),
   ],
@@ -17,7 +18,8 @@ let package = Package(
     ),
     .target(name: "ICalendar", dependencies: ["CLibical"]),
     .target(name: "AlarmCal", dependencies: ["ICalendar"]),
-    .target(name: "AlarmCalCLI", dependencies: ["AlarmCal", "ICalendar"]),
+    .target(name: "CalDAV", dependencies: ["ICalendar"]),
+    .target(name: "AlarmCalCLI", dependencies: ["AlarmCal", "CalDAV", "ICalendar"]),
     .executableTarget(name: "alarmcal", dependencies: ["AlarmCalCLI"]),
     // libical's own reader, printer and recurrence iterator: the references tests hold
     // alarmcal's Swift ones to. No product uses it.
@@ -36,9 +38,20 @@ let package = Package(
       dependencies: ["AlarmCal", "ICalendar", "LibicalReference"],
       resources: [.copy("Fixtures")]
     ),
+    // Real Radicale and Xandikos servers on loopback for the CalDAV tests. No product uses it.
+    .target(
+      name: "CalDAVTestServers",
+      dependencies: ["CalDAV"],
+      path: "Tests/CalDAVTestServers"
+    ),
+    .testTarget(
+      name: "CalDAVTests",
+      dependencies: ["CalDAV", "CalDAVTestServers", "ICalendar"],
+      resources: [.copy("Fixtures")]
+    ),
     .testTarget(
       name: "AlarmCalCLITests",
-      dependencies: ["AlarmCalCLI", "alarmcal"],
+      dependencies: ["AlarmCalCLI", "alarmcal", "CalDAVTestServers"],
       resources: [.copy("Fixtures")]
     ),
   ],

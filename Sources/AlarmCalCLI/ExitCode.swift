@@ -16,10 +16,19 @@ public struct ExitCode: RawRepresentable, Equatable, Sendable, CustomStringConve
   public static let badData = ExitCode(rawValue: 65)
   /// 66: an input file is missing or unreadable.
   public static let noInput = ExitCode(rawValue: 66)
+  /// 69: the CalDAV server is unreachable, timed out, failed TLS, answered 5xx or 404.
+  public static let unavailable = ExitCode(rawValue: 69)
+  /// 73: the CalDAV server has no room (507, 413).
+  public static let serverFull = ExitCode(rawValue: 73)
   /// 74: the output could not be written.
   public static let ioError = ExitCode(rawValue: 74)
   /// 75: another process was editing the file; trying again may work.
   public static let temporaryFailure = ExitCode(rawValue: 75)
+
+  /// 76: the CalDAV server's answer was unusable (not XML, too large, a foreign redirect).
+  public static let protocolError = ExitCode(rawValue: 76)
+  /// 77: the CalDAV server refused the credentials or the access (401, 403).
+  public static let noPermission = ExitCode(rawValue: 77)
 
   /// The number.
   public var description: String { String(rawValue) }

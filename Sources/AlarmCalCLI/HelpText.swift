@@ -13,6 +13,9 @@ enum HelpText {
       validate  Check .ics files and report every problem with its line and column.
       snooze    Snooze a firing that rang: write it into its .ics file (RFC 9074).
       dismiss   Stop a firing that rang: write it into its .ics file (RFC 9074).
+      calendars List the calendars a CalDAV server offers.
+      push      Put the alarms of files into a CalDAV calendar, one resource per UID.
+      pull      Write a CalDAV calendar as one .ics file (incremental with sync-collection).
       help      Show help for a command.
 
     Options:

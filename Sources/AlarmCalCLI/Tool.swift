@@ -28,6 +28,12 @@ public enum Tool {
       return RespondCommand.run(rest, kind: .snooze, context: context)
     case "dismiss":
       return RespondCommand.run(rest, kind: .dismiss, context: context)
+    case "calendars":
+      return CalendarsCommand.run(rest, context: context)
+    case "push":
+      return PushCommand.run(rest, context: context)
+    case "pull":
+      return PullCommand.run(rest, context: context)
     default:
       let what = first.hasPrefix("-") ? "unknown option \(first)" : "unknown command '\(first)'"
       context.standardError.write(
@@ -68,6 +74,15 @@ public enum Tool {
       return .success
     case ["dismiss"]:
       context.standardOutput.write(HelpText.dismiss)
+      return .success
+    case ["calendars"]:
+      context.standardOutput.write(CalendarsCommand.helpText)
+      return .success
+    case ["push"]:
+      context.standardOutput.write(PushCommand.helpText)
+      return .success
+    case ["pull"]:
+      context.standardOutput.write(PullCommand.helpText)
       return .success
     default:
       context.standardError.write(

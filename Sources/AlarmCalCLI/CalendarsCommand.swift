@@ -1,0 +1,65 @@
+import CalDAV
+import Foundation
+
+/// `alarmcal calendars`: the calendars a CalDAV server offers (discovery).
+enum CalendarsCommand {
+  static let usage =
+    "Usage: alarmcal calendars --url SERVER_OR_PRINCIPAL_URL [--user NAME] [--password-file FILE]"
+
+  static let helpText = """
+    \(usage)
+
+    List the calendars a CalDAV server offers: one line each with the calendar's URL (what
+    push and pull take as --url), its name and the components it takes, tab-separated.
+    Discovery follows RFC 6764 (/.well-known/caldav) for a bare server URL, then the
+    current-user-principal (RFC 5397) and its calendar-home-set (RFC 4791 §6.2.1).
+
+    Options:
+      --url URL          A server (https://host/), a principal, a calendar home or a calendar.
+    \(CalDAVConnection.optionHelp)
+      -h, --help         Show this help.
+
+    Exit status: 0 done, 64 usage error, 69 server unreachable (or 5xx, 404, TLS failure),
+    76 unusable answer, 77 credentials or access refused (401, 403).
+
+    """
+
+  static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
+    let outcome = CommandFront.parse(
+      arguments, command: "calendars", usage: usage, help: helpText,
+      valued: CalDAVConnection.valuedOptions, flags: [], context: context
+    ) { (parsed) throws(UsageError) in
+      guard parsed.positionals.isEmpty else {
+        throw UsageError("unexpected argument '\(parsed.positionals[0])'")
+      }
+      return try CalDAVConnection(parsed)
+    }
+    switch outcome {
+    case .exit(let status): return status
+    case .run(let connection): return list(connection, context: context)
+    }
+  }
+
+  private static func list(_ connection: CalDAVConnection, context: ToolContext) -> ExitCode {
+    let session: CalDAVSession
+    switch connection.session(context: context) {
+    case .success(let opened): session = opened
+    case .failure(let stop): return stop.status
+    }
+    do {
+      let calendars = try session.calendars(from: connection.url)
+      for calendar in calendars {
+        let components =
+          calendar.components.isEmpty ? "-" : calendar.components.joined(separator: ",")
+        context.standardOutput.write(
+          "\(calendar.url.absoluteString)\t\(calendar.name ?? "-")\t\(components)\n")
+      }
+      if calendars.isEmpty {
+        context.standardError.write("alarmcal: no calendars found at \(connection.url)\n")
+      }
+      return .success
+    } catch {
+      return CalDAVConnection.report(error, context: context)
+    }
+  }
+}

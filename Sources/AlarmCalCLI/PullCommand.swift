@@ -1,0 +1,142 @@
+import CalDAV
+import Foundation
+import ICalendar
+
+/// `alarmcal pull`: a CalDAV calendar as one .ics file, incrementally when the server offers
+/// sync-collection (RFC 6578) and a previous pull left its token.
+enum PullCommand {
+  static let usage =
+    "Usage: alarmcal pull --url COLLECTION_URL -o FILE [--user NAME] [--password-file FILE]"
+
+  static let helpText = """
+    \(usage)
+
+    Write a CalDAV calendar as one .ics file: every VEVENT and VTODO with their VALARMs, and
+    each VTIMEZONE once. The first pull reads everything (calendar-query, RFC 4791 §7.8);
+    later ones ask only for what changed since (sync-collection, RFC 6578) when the server
+    offers it, and fetch just that (calendar-multiget). The token, each resource's ETag and
+    text are kept in .FILE.caldav.json next to FILE, which 'alarmcal push FILE' then uses: a
+    resource changed on the server since this pull is a conflict there, not an overwrite.
+
+    Options:
+      --url URL          The calendar collection (see 'alarmcal calendars').
+      -o, --output FILE  The .ics file to write (atomically).
+    \(CalDAVConnection.optionHelp)
+      -h, --help         Show this help.
+
+    Prints "pulled: N resources (full read)" or "pulled: N changed, N removed (sync-collection)".
+    Exit status: 0 done, 64 usage error, 65 unusable calendar data, 69 server unreachable
+    (or 5xx, 404, TLS failure), 74 write error, 76 unusable answer, 77 credentials or access
+    refused (401, 403).
+
+    """
+
+  struct Options {
+    var connection: CalDAVConnection
+    var output: String
+  }
+
+  static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
+    let outcome = CommandFront.parse(
+      arguments, command: "pull", usage: usage, help: helpText,
+      valued: CalDAVConnection.valuedOptions.union(["output"]), flags: [],
+      aliases: ["o": "output"], context: context
+    ) { (parsed) throws(UsageError) in
+      guard parsed.positionals.isEmpty else {
+        throw UsageError("unexpected argument '\(parsed.positionals[0])'")
+      }
+      guard let output = parsed.values["output"], output != "-" else {
+        throw UsageError("missing -o FILE (the pull's state is kept next to it)")
+      }
+      return Options(connection: try CalDAVConnection(parsed), output: output)
+    }
+    switch outcome {
+    case .exit(let status): return status
+    case .run(let options): return pull(options, context: context)
+    }
+  }
+
+  private static func pull(_ options: Options, context: ToolContext) -> ExitCode {
+    let err = context.standardError
+    let session: CalDAVSession
+    switch options.connection.session(context: context) {
+    case .success(let opened): session = opened
+    case .failure(let stop): return stop.status
+    }
+    let collection = options.connection.collectionURL
+    var state = CalDAVState.load(for: options.output)
+    var known = state.collections[collection.absoluteString] ?? CalDAVState.Collection()
+    let summary: String
+    do {
+      if let token = known.syncToken, known.resources.values.allSatisfy({ $0.data != nil }),
+        let changes = try session.changes(in: collection, since: token)
+      {
+        let fetched = try session.calendarObjects(
+          at: changes.changed.map(\.url), in: collection)
+        for url in changes.removed { known.resources[url.path(percentEncoded: true)] = nil }
+        for object in fetched { remember(object, in: &known) }
+        known.syncToken = changes.token
+        summary =
+          "pulled: \(fetched.count) changed, \(changes.removed.count) removed (sync-collection)\n"
+      } else {
+        // The token first: a change made during the read is then fetched again next time.
+        let token = try session.syncToken(of: collection)
+        let objects = try session.calendarObjects(in: collection)
+        known = CalDAVState.Collection(syncToken: token)
+        for object in objects { remember(object, in: &known) }
+        summary = "pulled: \(objects.count) resources (full read)\n"
+      }
+    } catch {
+      return CalDAVConnection.report(error, context: context)
+    }
+    let paths = known.resources.keys.sorted()
+    var calendars: [ICalComponent] = []
+    var pathOfUID: [String: String] = [:]
+    for path in paths {
+      guard let data = known.resources[path]?.data else { continue }
+      do {
+        let read = try ICalendarReader.read(Array(PushCommand.crlf(data).utf8))
+        calendars += read
+        for member in read.flatMap(\.components) {
+          if let uid = member.propertyValue(uppercased: "UID") { pathOfUID[uid] = path }
+        }
+      } catch {
+        err.write("alarmcal: error: \(collection.absoluteString)\(path): \(error)\n")
+        return .badData
+      }
+    }
+    var printer = ICalendarPrinter()
+    for joined in CalendarResources.join(calendars) { printer.write(joined) }
+    let bytes = printer.takeBytes()
+    // What push would send for each resource of the written file, so an unchanged one is not
+    // sent again.
+    do {
+      let again = try CalendarResources.split(try ICalendarReader.read(bytes))
+      for resource in again {
+        guard let path = pathOfUID[resource.uid] else { continue }
+        known.resources[path]?.uid = resource.uid
+        known.resources[path]?.digest = CalDAVState.digest(resource.bytes)
+      }
+    } catch {
+      err.write("alarmcal: error: \(collection.absoluteString): \(error)\n")
+      return .badData
+    }
+    state.collections[collection.absoluteString] = known
+    do {
+      try AtomicFile.write(bytes, to: options.output)
+      try state.save(for: options.output)
+    } catch {
+      err.write("alarmcal: error: \(error.message)\n")
+      return .ioError
+    }
+    context.standardOutput.write(summary)
+    return .success
+  }
+
+  private static func remember(_ object: CalendarObject, in known: inout CalDAVState.Collection) {
+    let path = object.url.path(percentEncoded: true)
+    let uid = known.resources[path]?.uid ?? ""
+    known.resources[path] = CalDAVState.Resource(
+      uid: uid, etag: object.etag, digest: "", marked: false, data: object.data)
+  }
+}

@@ -1,0 +1,318 @@
+import AlarmCal
+import CalDAV
+import Foundation
+import ICalendar
+
+/// `alarmcal push`: each alarm of the files becomes one resource `<UID>.ics` in a CalDAV
+/// calendar, written only when new (`If-None-Match: *`) or changed (`If-Match`).
+enum PushCommand {
+  static let usage =
+    "Usage: alarmcal push FILE... --url COLLECTION_URL [--user NAME] [--password-file FILE] [--list NAME] [--delete-missing] [--now ISO] [--tz ZONE]"
+
+  static let helpText = """
+    \(usage)
+
+    Put the alarms of FILE... into a CalDAV calendar: each VEVENT or VTODO (with its overrides
+    and the VTIMEZONEs it names) becomes one resource, <UID>.ics. A new one is sent with
+    If-None-Match: *, a changed one with If-Match: <ETag>, an unchanged one not at all. One that
+    changed on the server since alarmcal last wrote or pulled it is a conflict: reported by
+    name, never overwritten. What was sent is remembered in .FILE.caldav.json next to the
+    first FILE.
+
+    Arguments:
+      FILE               An .ics file, or an alarm list (JSON) pushed as 'convert' would
+                         export it at --now.
+
+    Options:
+      --url URL          The calendar collection (see 'alarmcal calendars').
+    \(CalDAVConnection.optionHelp)
+      --list NAME        The list these alarms belong to (default: the first FILE's name
+                         without extension). Each component alarmcal creates carries
+                         X-ALARMCAL-LIST:NAME.
+      --delete-missing   Also delete the resources marked X-ALARMCAL-LIST:NAME that are no
+                         longer in FILE...; nothing else in the calendar is touched.
+      --now ISO          The moment a JSON list is exported for (default: now).
+      --tz ZONE          IANA zone for JSON alarms that name none (default: the system zone).
+      -h, --help         Show this help.
+
+    Prints "pushed: N new, N changed, N unchanged, N deleted, N conflicts".
+    Exit status: 0 done, 1 conflicts (the rest was pushed), 64 usage error, 65 unusable input,
+    66 missing input, 69 server unreachable (or 5xx, 404, TLS failure; what was pushed before
+    is remembered), 73 server full (507), 74 the state file could not be written,
+    76 unusable answer, 77 credentials or access refused (401, 403).
+
+    """
+
+  /// The property that marks a component as alarmcal's, with the list's name as its value.
+  static let listMark = "X-ALARMCAL-LIST"
+
+  struct Options {
+    var files: [String]
+    var connection: CalDAVConnection
+    var list: String
+    var deleteMissing: Bool
+    var zone: TimeZoneRules
+    var now: Instant
+    var timestamp: Instant
+  }
+
+  /// The tallies printed at the end.
+  struct Tally {
+    var new = 0
+    var changed = 0
+    var unchanged = 0
+    var deleted = 0
+    var conflicts: [String] = []
+
+    var line: String {
+      "pushed: \(new) new, \(changed) changed, \(unchanged) unchanged, \(deleted) deleted, \(conflicts.count) conflicts\n"
+    }
+  }
+
+  static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
+    let outcome = CommandFront.parse(
+      arguments, command: "push", usage: usage, help: helpText,
+      valued: CalDAVConnection.valuedOptions.union(["list", "now", "tz"]),
+      flags: ["delete-missing"], context: context
+    ) { (parsed) throws(UsageError) in
+      guard let first = parsed.positionals.first else { throw UsageError("missing FILE") }
+      let zone = try ConvertCommand.zoneOption(parsed.values["tz"])
+      let now = try TimestampArgument.now(of: parsed, in: zone, context: context)
+      var timestamp = now
+      if let epoch = context.environment["SOURCE_DATE_EPOCH"], let seconds = Int64(epoch) {
+        timestamp = Instant(secondsSince1970: seconds)
+      }
+      let list =
+        parsed.values["list"]
+        ?? URL(fileURLWithPath: first).deletingPathExtension().lastPathComponent
+      guard !list.contains(where: { $0.isNewline }) else {
+        throw UsageError("--list must be one line")
+      }
+      return Options(
+        files: parsed.positionals, connection: try CalDAVConnection(parsed), list: list,
+        deleteMissing: parsed.flags.contains("delete-missing"), zone: zone, now: now,
+        timestamp: timestamp)
+    }
+    switch outcome {
+    case .exit(let status): return status
+    case .run(let options): return push(options, context: context)
+    }
+  }
+
+  private static func push(_ options: Options, context: ToolContext) -> ExitCode {
+    let err = context.standardError
+    var calendars: [ICalComponent] = []
+    for file in options.files {
+      switch readCalendars(file, options: options, context: context) {
+      case .success(let read): calendars += read
+      case .failure(let stop): return stop.status
+      }
+    }
+    let resources: [CalendarResource]
+    do {
+      resources = try CalendarResources.split(calendars)
+    } catch {
+      err.write("alarmcal: error: \(error.description)\n")
+      return .badData
+    }
+    let session: CalDAVSession
+    switch options.connection.session(context: context) {
+    case .success(let opened): session = opened
+    case .failure(let stop): return stop.status
+    }
+    let collection = options.connection.collectionURL
+    let stateFile = options.files[0]
+    var state = CalDAVState.load(for: stateFile)
+    var known = state.collections[collection.absoluteString] ?? CalDAVState.Collection()
+    var tally = Tally()
+    var failure: DAVError?
+    let paths = hrefs(for: resources, in: collection, known: known)
+    do {
+      try send(
+        resources, at: paths, to: collection, list: options.list, known: &known, tally: &tally,
+        session: session, context: context)
+      if options.deleteMissing {
+        let kept = Set(paths.compactMap { URL(string: $0, relativeTo: collection)?.path })
+        try deleteMissing(
+          in: collection, keeping: kept, list: options.list, known: &known, tally: &tally,
+          session: session, context: context)
+      }
+    } catch {
+      failure = error
+    }
+    // What was done is remembered even when the server failed midway.
+    state.collections[collection.absoluteString] = known
+    do {
+      try state.save(for: stateFile)
+    } catch {
+      err.write("alarmcal: error: \(error.message)\n")
+      return .ioError
+    }
+    context.standardOutput.write(tally.line)
+    if let failure {
+      err.write("alarmcal: error: push stopped; what is counted above was done\n")
+      return CalDAVConnection.report(failure, context: context)
+    }
+    return tally.conflicts.isEmpty ? .success : .problemsFound
+  }
+
+  /// PUTs every resource that is new or changed.
+  private static func send(
+    _ resources: [CalendarResource], at paths: [String], to collection: URL, list: String,
+    known: inout CalDAVState.Collection, tally: inout Tally, session: CalDAVSession,
+    context: ToolContext
+  ) throws(DAVError) {
+    var onServer: [String: String] = [:]
+    for member in try session.members(of: collection) {
+      onServer[member.url.path] = member.etag
+    }
+    for (resource, path) in zip(resources, paths) {
+      guard let url = URL(string: path, relativeTo: collection)?.absoluteURL else { continue }
+      let entry = known.resources[path]
+      let mark = entry?.marked ?? true
+      let body = (mark ? marked(resource, list: list) : resource).bytes
+      let digest = CalDAVState.digest(body)
+      let serverETag = onServer[url.path]
+      if let entry, entry.digest == digest, serverETag != nil {
+        tally.unchanged += 1
+        continue
+      }
+      let replacing: String?
+      if serverETag == nil {
+        replacing = nil
+      } else if let entry {
+        replacing = entry.etag
+      } else {
+        conflict(
+          resource.uid, url, "exists on the server but was not pushed or pulled here", &tally,
+          context)
+        continue
+      }
+      switch try session.put(body, at: url, replacing: replacing) {
+      case .conflict:
+        conflict(
+          resource.uid, url, "changed on the server since it was read; not overwritten", &tally,
+          context)
+      case .done(let etag):
+        if replacing == nil { tally.new += 1 } else { tally.changed += 1 }
+        known.resources[path] = CalDAVState.Resource(
+          uid: resource.uid, etag: etag ?? "", digest: digest, marked: mark, data: nil)
+      }
+    }
+  }
+
+  /// Deletes the resources marked as this list's that the files no longer hold.
+  private static func deleteMissing(
+    in collection: URL, keeping kept: Set<String>, list: String,
+    known: inout CalDAVState.Collection, tally: inout Tally, session: CalDAVSession,
+    context: ToolContext
+  ) throws(DAVError) {
+    // Paths compared percent-decoded: servers encode `@` and the like differently.
+    let candidates = try session.members(of: collection).filter { !kept.contains($0.url.path) }
+    guard !candidates.isEmpty else { return }
+    for object in try session.calendarObjects(at: candidates.map(\.url), in: collection) {
+      guard let data = object.data, isOwned(data, by: list) else { continue }
+      let path = object.url.path(percentEncoded: true)
+      let decoded = object.url.path
+      switch try session.delete(object.url, etag: object.etag) {
+      case .conflict:
+        conflict(path, object.url, "changed on the server while deleting; kept", &tally, context)
+      case .done:
+        tally.deleted += 1
+        for key in known.resources.keys
+        where URL(string: key, relativeTo: collection)?.path == decoded {
+          known.resources[key] = nil
+        }
+      }
+    }
+  }
+
+  /// Whether every VEVENT/VTODO/VJOURNAL of the text carries `X-ALARMCAL-LIST:list`.
+  static func isOwned(_ data: String, by list: String) -> Bool {
+    guard let calendars = try? ICalendarReader.read(Array(crlf(data).utf8)) else { return false }
+    let members = calendars.flatMap(\.components).filter {
+      CalendarResources.objectKinds.contains($0.name)
+    }
+    return !members.isEmpty
+      && members.allSatisfy { $0.propertyValue(uppercased: listMark) == list }
+  }
+
+  /// The resource with `X-ALARMCAL-LIST:list` on each component that has no mark yet.
+  static func marked(_ resource: CalendarResource, list: String) -> CalendarResource {
+    var copy = resource
+    for index in copy.calendar.components.indices
+    where CalendarResources.objectKinds.contains(copy.calendar.components[index].name)
+      && !copy.calendar.components[index].hasProperty(uppercased: listMark)
+    {
+      copy.calendar.components[index].add(ICalProperty(listMark, list))
+    }
+    return copy
+  }
+
+  /// The href path of each resource: where its UID was seen before, else
+  /// `<collection>/<UID>.ics`.
+  static func hrefs(
+    for resources: [CalendarResource], in collection: URL, known: CalDAVState.Collection
+  ) -> [String] {
+    var seen: [String: String] = [:]
+    for (path, entry) in known.resources where seen[entry.uid] == nil { seen[entry.uid] = path }
+    return resources.map { seen[$0.uid] ?? collection.path(percentEncoded: true) + $0.fileName }
+  }
+
+  private static func conflict(
+    _ name: String, _ url: URL, _ why: String, _ tally: inout Tally, _ context: ToolContext
+  ) {
+    tally.conflicts.append(name)
+    context.standardError.write("conflict: \(name) (\(url.absoluteString)): \(why)\n")
+  }
+
+  /// Text with CRLF line ends (XML hands calendar-data over with LF).
+  static func crlf(_ text: String) -> String {
+    text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
+  }
+
+  /// The calendars of one input file; a JSON alarm list is exported as `convert` would at
+  /// --now.
+  private static func readCalendars(_ file: String, options: Options, context: ToolContext)
+    -> Result<[ICalComponent], Stopped>
+  {
+    let err = context.standardError
+    let name = file == "-" ? "<stdin>" : file
+    var bytes: [UInt8]
+    do {
+      bytes = try InputFile.read(
+        file, maximumBytes: InputFile.defaultMaximumBytes, context: context)
+    } catch {
+      err.write("alarmcal: error: \(error.message)\n")
+      return .failure(Stopped(.noInput))
+    }
+    if (ConvertCommand.Format(pathExtension: file) ?? ConvertCommand.Format(content: bytes))
+      == .json
+    {
+      let reader = AlarmFileReader(fileName: name, defaultTimeZone: options.zone.identifier)
+      switch reader.readList(bytes) {
+      case .success(let list):
+        do {
+          bytes = try AlarmExporter(now: options.now, timestamp: options.timestamp).bytes(
+            list.alarms, tasks: list.tasks)
+        } catch {
+          err.write("\(name): \(error)\n")
+          return .failure(Stopped(.badData))
+        }
+      case .failure(let failure):
+        for problem in failure.problems { err.write("\(problem)\n") }
+        return .failure(Stopped(.badData))
+      }
+    }
+    if let failure = InputFile.checkUTF8(bytes) {
+      err.write("\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8\n")
+      return .failure(Stopped(.badData))
+    }
+    do {
+      return .success(try ICalendarReader.read(bytes))
+    } catch {
+      err.write("\(name):\(error.line): \(error.message)\n")
+      return .failure(Stopped(.badData))
+    }
+  }
+}

@@ -1,0 +1,163 @@
+import ICalendar
+
+/// One calendar object resource to be (RFC 4791 §4.1): every component with one UID (a series
+/// and its overrides) and the VTIMEZONEs they name, in one VCALENDAR.
+public struct CalendarResource: Equatable, Sendable {
+  /// The UID all its components share.
+  public var uid: String
+  /// The VCALENDAR holding them.
+  public var calendar: ICalComponent
+
+  /// Creates a resource.
+  public init(uid: String, calendar: ICalComponent) {
+    self.uid = uid
+    self.calendar = calendar
+  }
+
+  /// Its iCalendar text.
+  public var bytes: [UInt8] {
+    var printer = ICalendarPrinter()
+    printer.write(calendar)
+    return printer.takeBytes()
+  }
+
+  /// The resource name RFC 4791 suggests and python's caldav uses: the UID with everything
+  /// but letters, digits and `-._~` percent-encoded, then `.ics`.
+  public var fileName: String {
+    var name = ""
+    for byte in uid.utf8 {
+      let character = Character(Unicode.Scalar(byte))
+      if byte < 0x80 && (character.isLetter || character.isNumber || "-._~".contains(character)) {
+        name.append(character)
+      } else {
+        name += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+      }
+    }
+    return name + ".ics"
+  }
+}
+
+/// Why a calendar cannot be split into resources.
+public struct ResourceSplitError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What is wrong, naming the component's line.
+  public let description: String
+}
+
+/// Splits calendars into ``CalendarResource``s and joins resources back into one calendar.
+public enum CalendarResources {
+  /// The components a calendar collection holds as resources.
+  public static let objectKinds: Set<String> = ["VEVENT", "VTODO", "VJOURNAL"]
+
+  /// The calendar-level properties a resource keeps from the calendar its components came
+  /// from (`X-WR-TIMEZONE` places floating and all-day times).
+  public static let headerProperties: Set<String> = [
+    "VERSION", "PRODID", "CALSCALE", "X-WR-TIMEZONE",
+  ]
+
+  /// One resource per UID of the VEVENTs, VTODOs and VJOURNALs in `calendars`, in order of
+  /// first appearance, each with copies of the VTIMEZONEs its components' TZIDs name (from its
+  /// own calendar) and that calendar's ``headerProperties``. Throws for a component without a
+  /// UID, or two components of different kinds with one UID.
+  public static func split(_ calendars: [ICalComponent]) throws(ResourceSplitError)
+    -> [CalendarResource]
+  {
+    var order: [String] = []
+    var groups: [String: [ICalComponent]] = [:]
+    var origin: [String: Int] = [:]
+    var zones: [[String: ICalComponent]] = []
+    var headers: [[ICalProperty]] = []
+    for calendar in calendars where calendar.name == "VCALENDAR" {
+      let index = zones.count
+      var own: [String: ICalComponent] = [:]
+      var header = calendar.properties.filter { headerProperties.contains($0.name) }
+      if !header.contains(where: { $0.name == "VERSION" }) {
+        header.insert(ICalProperty("VERSION", "2.0"), at: 0)
+      }
+      if !header.contains(where: { $0.name == "PRODID" }) {
+        header.append(ICalProperty("PRODID", "-//alarmcal//EN"))
+      }
+      headers.append(header)
+      for child in calendar.components {
+        if child.name == "VTIMEZONE", let id = child.propertyValue(uppercased: "TZID") {
+          if own[id] == nil { own[id] = child }
+          continue
+        }
+        guard objectKinds.contains(child.name) else { continue }
+        guard let uid = child.propertyValue(uppercased: "UID"), !uid.isEmpty else {
+          let line = child.line.map { " on line \($0)" } ?? ""
+          throw ResourceSplitError(description: "a \(child.name)\(line) has no UID")
+        }
+        if let first = groups[uid]?.first, first.name != child.name {
+          throw ResourceSplitError(
+            description: "UID \(uid) names both a \(first.name) and a \(child.name)")
+        }
+        if groups[uid] == nil {
+          order.append(uid)
+          origin[uid] = index
+        }
+        groups[uid, default: []].append(child)
+      }
+      zones.append(own)
+    }
+    return order.map { uid in
+      let members = groups[uid] ?? []
+      let from = origin[uid] ?? 0
+      var used: [String] = []
+      for member in members { collectZones(of: member, into: &used) }
+      let needed = used.compactMap { id in
+        zones[from][id] ?? zones.lazy.compactMap { $0[id] }.first
+      }
+      return CalendarResource(
+        uid: uid,
+        calendar: ICalComponent(
+          "VCALENDAR", properties: headers[from], components: needed + members))
+    }
+  }
+
+  /// The VCALENDARs holding every component of `resources`' calendars: one, unless their
+  /// `X-WR-TIMEZONE`s differ, then one per value (so floating times keep their zone), in order
+  /// of first appearance; each with every VTIMEZONE its members need once, zones first.
+  public static func join(_ resources: [ICalComponent]) -> [ICalComponent] {
+    var order: [String] = []
+    var groups: [String: [ICalComponent]] = [:]
+    for calendar in resources {
+      let zone = calendar.propertyValue(uppercased: "X-WR-TIMEZONE") ?? ""
+      if groups[zone] == nil { order.append(zone) }
+      groups[zone, default: []].append(calendar)
+    }
+    return order.map { zone in
+      var zones: [ICalComponent] = []
+      var seenZones: Set<String> = []
+      var members: [ICalComponent] = []
+      for calendar in groups[zone] ?? [] {
+        for child in calendar.components {
+          if child.name == "VTIMEZONE" {
+            let id = child.propertyValue(uppercased: "TZID") ?? ""
+            if seenZones.insert(id).inserted { zones.append(child) }
+          } else {
+            members.append(child)
+          }
+        }
+      }
+      var properties = [ICalProperty("VERSION", "2.0"), ICalProperty("PRODID", "-//alarmcal//EN")]
+      if !zone.isEmpty { properties.append(ICalProperty("X-WR-TIMEZONE", zone)) }
+      return ICalComponent("VCALENDAR", properties: properties, components: zones + members)
+    }
+  }
+
+  /// The TZID parameters in `component` and its children, each once, in order.
+  private static func collectZones(of component: ICalComponent, into zones: inout [String]) {
+    for property in component.properties {
+      for parameter in property.parameters where parameter.name == "TZID" {
+        if !zones.contains(parameter.value) { zones.append(parameter.value) }
+      }
+    }
+    for child in component.components { collectZones(of: child, into: &zones) }
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String {
+    String(repeating: "0", count: max(0, width - count)) + self
+  }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// How patient and how trusting a ``DAVClient`` is.
+public struct DAVClientPolicy: Sendable {
+  /// Seconds without an answer before a request fails.
+  public var timeout: TimeInterval = 30
+  /// How often a request is tried again after a 5xx or a connection error.
+  public var retries = 3
+  /// The wait before the first retry, doubled for each further one.
+  public var backoff: TimeInterval = 0.25
+  /// The largest response body accepted.
+  public var maximumBodyBytes = 256 << 20
+  /// How many redirects (each within the same scheme, host and port) are followed.
+  public var maximumRedirects = 5
+
+  /// The defaults: 30 s, 3 retries from 0.25 s, 256 MiB, 5 redirects.
+  public init() {}
+}
+
+/// A WebDAV/CalDAV HTTP client: Basic authentication sent with each request, redirects
+/// followed only within the first URL's host, retries with backoff on 5xx and connection
+/// errors, bodies bounded. Blocking: each call returns when its exchange is over.
+public final class DAVClient: Sendable {
+  private let transport: HTTPTransport
+  private let credentials: Credentials?
+  private let policy: DAVClientPolicy
+
+  /// Requests made so far (each retry and redirect counts).
+  public var requestCount: Int { counter.withLock { $0 } }
+  private let counter = LockedValue(0)
+
+  /// A client that authenticates with `credentials`, when given.
+  public init(credentials: Credentials?, policy: DAVClientPolicy = DAVClientPolicy()) {
+    self.credentials = credentials
+    self.policy = policy
+    transport = HTTPTransport(timeout: policy.timeout, maximumBodyBytes: policy.maximumBodyBytes)
+  }
+
+  deinit { transport.close() }
+
+  /// Sends `request`, following same-host redirects and retrying as the policy says; returns
+  /// any final response (a 4xx too), or throws when there is none to use.
+  public func send(_ request: HTTPRequest) throws(DAVError) -> HTTPResponse {
+    var current = request
+    var redirects = 0
+    while true {
+      let response = try sendWithRetries(current)
+      guard [301, 302, 303, 307, 308].contains(response.status) else { return response }
+      let location = response.headers["location"] ?? ""
+      guard redirects < policy.maximumRedirects,
+        let target = URL(string: location, relativeTo: current.url)?.absoluteURL,
+        target.scheme == request.url.scheme, target.host == request.url.host,
+        target.port == request.url.port
+      else {
+        throw .redirectRefused(url: current.url.absoluteString, location: location)
+      }
+      redirects += 1
+      current.url = target
+      if response.status == 303 {
+        current.method = "GET"
+        current.body = []
+      }
+    }
+  }
+
+  private func sendWithRetries(_ request: HTTPRequest) throws(DAVError) -> HTTPResponse {
+    var attempt = 0
+    var signed = request
+    signed.headers["User-Agent"] = "alarmcal"
+    if let credentials { signed.headers["Authorization"] = credentials.basicAuthorization }
+    while true {
+      counter.withLock { $0 += 1 }
+      let outcome = transport.send(signed, timeout: policy.timeout)
+      let url = request.url.absoluteString
+      let failure: DAVError
+      switch outcome {
+      case .response(let response):
+        guard (500..<600).contains(response.status), response.status != 507,
+          response.status != 501
+        else { return response }
+        failure = .status(response.status, url: url)
+      case .tooLarge:
+        throw .bodyTooLarge(url: url, limit: policy.maximumBodyBytes)
+      case .failed(let error):
+        failure = Self.classify(error, url: url)
+        if case .tls = failure { throw failure }
+      }
+      guard attempt < policy.retries else { throw failure }
+      Thread.sleep(forTimeInterval: policy.backoff * Double(1 << attempt))
+      attempt += 1
+    }
+  }
+
+  /// The error a URLSession failure stands for.
+  static func classify(_ error: URLError, url: String) -> DAVError {
+    switch error.code {
+    case .timedOut: return .timedOut(url: url)
+    case .serverCertificateUntrusted, .serverCertificateHasBadDate,
+      .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid,
+      .clientCertificateRejected, .clientCertificateRequired, .secureConnectionFailed:
+      return .tls(url: url, reason: error.localizedDescription)
+    default:
+      let reason =
+        switch error.code {
+        case .cannotConnectToHost: "connection refused"
+        case .cannotFindHost, .dnsLookupFailed: "unknown host"
+        case .networkConnectionLost: "connection lost"
+        case .notConnectedToInternet: "no network"
+        default: error.localizedDescription
+        }
+      return .unreachable(url: url, reason: reason)
+    }
+  }
+}

@@ -1,0 +1,71 @@
+"""A loopback HTTP server that answers every request with a hostile body, by path.
+
+/huge: 207 with an endless XML body (64 KiB chunks, no Content-Length); /truncated: 207 cut
+off mid-element; /bomb: 207 with the billion laughs; /html: 207 with an HTML page;
+/redirect: 301 to another host; /flaky: 503 every time. Prints its port, then serves.
+"""
+
+import http.server
+import os
+import socketserver
+import sys
+
+BOMB = (b'<?xml version="1.0"?><!DOCTYPE l [<!ENTITY l0 "lol">'
+        + b"".join(b'<!ENTITY l%d "%s">' % (i, b"&l%d;" % (i - 1) * 10) for i in range(1, 10))
+        + b']><multistatus xmlns="DAV:">&l9;</multistatus>')
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def answer(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        self.rfile.read(length)
+        if self.path == "/huge":
+            self.send_response(207)
+            self.send_header("Content-Type", "text/xml")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(b'<multistatus xmlns="DAV:">')
+            chunk = b"<response><href>/x</href></response>" * 1800
+            try:
+                while True:
+                    self.wfile.write(chunk)
+            except OSError:
+                return
+        bodies = {
+            "/truncated": (207, b'<multistatus xmlns="DAV:"><response><href>/a'),
+            "/bomb": (207, BOMB),
+            "/html": (207, b"<html><body>Bad Gateway</body></html>"),
+            "/flaky": (503, b"try later"),
+        }
+        if self.path == "/redirect":
+            self.send_response(301)
+            self.send_header("Location", "http://elsewhere.example/")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        status, body = bodies.get(self.path, (404, b"no"))
+        self.send_response(status)
+        self.send_header("Content-Type", "text/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_PROPFIND = answer
+    do_REPORT = answer
+    do_GET = answer
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+
+
+server = Server(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+sys.stdout.flush()
+os.close(1)  # the test reads the port to the end of the pipe
+server.serve_forever()

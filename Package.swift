@@ -42,12 +42,12 @@ let package = Package(
     .target(
       name: "CalDAVTestServers",
       dependencies: ["CalDAV"],
-      path: "Tests/CalDAVTestServers"
+      path: "Tests/CalDAVTestServers",
+      exclude: ["hostile_server.py"]
     ),
     .testTarget(
       name: "CalDAVTests",
-      dependencies: ["CalDAV", "CalDAVTestServers", "ICalendar"],
-      resources: [.copy("Fixtures")]
+      dependencies: ["CalDAV", "CalDAVTestServers", "ICalendar", "alarmcal"]
     ),
     .testTarget(
       name: "AlarmCalCLITests",

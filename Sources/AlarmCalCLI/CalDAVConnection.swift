@@ -38,7 +38,12 @@ struct CalDAVConnection {
       let credentials = try CredentialSource.resolve(
         url: url, user: user, passwordFile: passwordFile, environment: context.environment,
         home: context.environment["HOME"])
-      return .success(CalDAVSession(client: DAVClient(credentials: credentials)))
+      var policy = DAVClientPolicy()
+      if let executable = context.executable {
+        policy.transportCommand = TransportCommand(
+          executable: executable, arguments: [Tool.transportCommandName])
+      }
+      return .success(CalDAVSession(client: DAVClient(credentials: credentials, policy: policy)))
     } catch {
       context.standardError.write("alarmcal: error: \(error.description)\n")
       return .failure(Stopped(.usage))

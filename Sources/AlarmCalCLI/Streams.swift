@@ -110,6 +110,9 @@ public struct ToolContext: Sendable {
   public var clock: @Sendable () -> Date
   /// Whether standard output is a terminal (colour is used only then, and never with NO_COLOR).
   public var standardOutputIsTerminal: Bool
+  /// The running `alarmcal` program, which the CalDAV commands start again to do their HTTP
+  /// in a process of its own (``Tool/transportCommandName``); nil: HTTP in this process.
+  public var executable: URL?
 
   /// A context over the real process.
   public static func process(environment: [String: String]) -> ToolContext {
@@ -123,7 +126,8 @@ public struct ToolContext: Sendable {
       readStandardInput: { InputFile.readBytes(from: FileHandle.standardInput, upTo: $0) },
       environment: environment,
       clock: { Date() },
-      standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1)
+      standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1,
+      executable: Bundle.main.executableURL)
   }
 
   /// Creates a context.
@@ -131,8 +135,10 @@ public struct ToolContext: Sendable {
     standardOutput: any TextSink, standardError: any TextSink,
     readStandardInput: @escaping @Sendable (_ maximumBytes: Int) -> [UInt8],
     environment: [String: String],
-    clock: @escaping @Sendable () -> Date, standardOutputIsTerminal: Bool = false
+    clock: @escaping @Sendable () -> Date, standardOutputIsTerminal: Bool = false,
+    executable: URL? = nil
   ) {
+    self.executable = executable
     self.standardOutput = standardOutput
     self.standardError = standardError
     self.readStandardInput = readStandardInput

@@ -1,7 +1,12 @@
+import CalDAV
 import Foundation
 
 /// The `alarmcal` command line: scans the command name and hands the rest to the command.
 public enum Tool {
+  /// The hidden command that runs HTTP for a CalDAV command of the parent `alarmcal`
+  /// (``TransportService``); never listed in the help.
+  public static let transportCommandName = "_http-transport"
+
   /// Runs one invocation and returns its exit status.
   public static func run(arguments: [String], context: ToolContext) -> ExitCode {
     guard let first = arguments.first else {
@@ -46,6 +51,9 @@ public enum Tool {
   /// (a full disk, a closed pipe) turns success into exit 74.
   public static func run(arguments: [String], environment: [String: String]) -> ExitCode {
     signal(SIGPIPE, SIG_IGN)
+    if arguments == [transportCommandName] {
+      return ExitCode(rawValue: TransportService.serve())
+    }
     let context = ToolContext.process(environment: environment)
     let status = run(arguments: arguments, context: context)
     if let failure = context.standardOutput.writeFailure {

@@ -16,6 +16,9 @@ public struct DAVClientPolicy: Sendable {
   public var maximumBodyBytes = 256 << 20
   /// How many redirects (each within the same scheme, host and port) are followed.
   public var maximumRedirects = 5
+  /// When set, HTTP runs in a child process started with this command (see
+  /// ``TransportCommand``); when nil, in this process.
+  public var transportCommand: TransportCommand?
 
   /// The defaults: 30 s, 3 retries from 0.25 s, 256 MiB, 5 redirects.
   public init() {}
@@ -25,7 +28,7 @@ public struct DAVClientPolicy: Sendable {
 /// followed only within the first URL's host, retries with backoff on 5xx and connection
 /// errors, bodies bounded. Blocking: each call returns when its exchange is over.
 public final class DAVClient: Sendable {
-  private let transport: HTTPTransport
+  private let transport: any HTTPExchanging
   private let credentials: Credentials?
   private let policy: DAVClientPolicy
 
@@ -37,7 +40,12 @@ public final class DAVClient: Sendable {
   public init(credentials: Credentials?, policy: DAVClientPolicy = DAVClientPolicy()) {
     self.credentials = credentials
     self.policy = policy
-    transport = HTTPTransport(timeout: policy.timeout, maximumBodyBytes: policy.maximumBodyBytes)
+    if let command = policy.transportCommand {
+      transport = TransportProcess(command: command, maximumBodyBytes: policy.maximumBodyBytes)
+    } else {
+      transport = URLSessionTransport(
+        timeout: policy.timeout, maximumBodyBytes: policy.maximumBodyBytes)
+    }
   }
 
   deinit { transport.close() }

@@ -252,19 +252,10 @@ struct CalDAVEndToEndMoreTests {
         "BEGIN:VEVENT\r\nUID:e\(index)@t\r\nDTSTAMP:20270101T000000Z\r\nDTSTART:20270101T070000Z\r\nRRULE:FREQ=DAILY\r\nSUMMARY:Alarm \(index)\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Wake\r\nTRIGGER:PT0S\r\nEND:VALARM\r\nEND:VEVENT\r\n"
     }
     try (text + "END:VCALENDAR\r\n").write(toFile: file, atomically: true, encoding: .utf8)
-    let process = Process()
-    process.executableURL = try alarmcalBinary()
-    process.arguments = [
-      "push", file, "--url", server.collectionURL.absoluteString, "--user", server.user,
-    ]
-    // The test's environment (sanitizer options too) with the password and no ~/.netrc.
-    process.environment = ProcessInfo.processInfo.environment.merging(
-      ["ALARMCAL_PASSWORD": server.password, "HOME": "/nonexistent"]) { $1 }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
+    // The password from the environment, and no ~/.netrc.
+    let push = try RunningBinary(
+      ["push", file, "--url", server.collectionURL.absoluteString, "--user", server.user],
+      environment: ["ALARMCAL_PASSWORD": server.password, "HOME": "/nonexistent"])
     let stored = server.folder.appendingPathComponent("data/collection-root/alice/alarms")
     let count = {
       ((try? FileManager.default.contentsOfDirectory(atPath: stored.path)) ?? []).filter {
@@ -272,12 +263,11 @@ struct CalDAVEndToEndMoreTests {
       }.count
     }
     let deadline = Date().addingTimeInterval(60)
-    while count() < 50 && Date() < deadline && process.isRunning { usleep(20_000) }
+    while count() < 50 && Date() < deadline && push.process.isRunning { usleep(20_000) }
     server.stop()
-    let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 69)
+    let result = push.finish()
+    let (output, errors) = (result.stdout, result.stderr)
+    #expect(result.status == 69)
     #expect(errors.contains("cannot reach the server"))
     let reported = try #require(
       output.split(separator: " ").dropFirst().first.flatMap { Int($0) }, "\(output)")
@@ -339,5 +329,26 @@ struct CalDAVEndToEndMoreTests {
     let snoozeAlarm = try #require(alarms.first { $0["reltype"] as? String == "SNOOZE" })
     #expect(snoozeAlarm["relatedTo"] as? String == originalUID)
     #expect(snoozeAlarm["trigger"] as? String == "20260915T044100Z")
+  }
+}
+
+/// The binary against a server whose answers break the HTTP stack.
+@Suite(.enabled(if: CalDAVTestServer.shouldRun))
+struct CalDAVBrokenAnswerTests {
+  @Test("an answer cut off inside its header lines: exit 69, one line, no file written")
+  func cutHeaders() throws {
+    let folder = try temporaryFolder()
+    let target = folder.appendingPathComponent("pulled.ics").path
+    try HostileServer.withServer { base in
+      let url = base.appendingPathComponent("cut-headers/").absoluteString
+      let pull = try runBinary(
+        ["pull", "--url", url, "-o", target], environment: ["HOME": "/nonexistent"])
+      #expect(pull.status == 69)
+      #expect(pull.stderr == "alarmcal: error: \(url): cannot reach the server: connection lost\n")
+      #expect(!FileManager.default.fileExists(atPath: target))
+      let calendars = try runBinary(
+        ["calendars", "--url", url], environment: ["HOME": "/nonexistent"])
+      #expect(calendars.status == 69, "\(calendars.stderr)")
+    }
   }
 }

@@ -60,32 +60,44 @@ func alarmcalBinary() throws -> URL {
 func runBinary(
   _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]
 ) throws -> RunResult {
+  try RunningBinary(arguments, stdin: stdin, environment: environment).finish()
+}
+
+/// The built binary, started: its standard error is read from the start on a thread of its
+/// own, so neither pipe can fill up and block it while the test does something else.
+final class RunningBinary {
   let process = Process()
-  process.executableURL = try alarmcalBinary()
-  process.arguments = arguments
-  var env = ProcessInfo.processInfo.environment
-  env.removeValue(forKey: "SOURCE_DATE_EPOCH")
-  env.merge(environment) { $1 }
-  process.environment = env
-  let out = Pipe()
-  let err = Pipe()
-  let inPipe = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  process.standardInput = inPipe
-  try process.run()
-  if let stdin { inPipe.fileHandleForWriting.write(Data(stdin.utf8)) }
-  try inPipe.fileHandleForWriting.close()
-  // Read both pipes to the end before waiting, so a large output cannot block the child.
-  let errData = LockedData()
-  let errReader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-  errReader.start()
-  let outData = out.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  while !errData.isSet { usleep(1000) }
-  return RunResult(
-    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-    stderr: String(decoding: errData.value, as: UTF8.self))
+  private let out = Pipe()
+  private let errData = LockedData()
+
+  init(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws {
+    process.executableURL = try alarmcalBinary()
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    env.removeValue(forKey: "SOURCE_DATE_EPOCH")
+    env.merge(environment) { $1 }
+    process.environment = env
+    let err = Pipe()
+    let inPipe = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = inPipe
+    try process.run()
+    let errData = errData
+    Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }.start()
+    if let stdin { inPipe.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try inPipe.fileHandleForWriting.close()
+  }
+
+  /// Reads standard output to its end, waits for the exit, and gives what it wrote.
+  func finish() -> RunResult {
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while !errData.isSet { usleep(1000) }
+    return RunResult(
+      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData.value, as: UTF8.self))
+  }
 }
 
 /// Data handed from a reader thread.

@@ -7,28 +7,15 @@ import Testing
 /// one error, in bounded memory and time.
 @Suite(.serialized, .enabled(if: CalDAVTestServer.shouldRun))
 struct HostileServerTests {
-  /// Starts `Fixtures/hostile_server.py`, runs `body` with its base URL, stops it.
   func withServer(_ body: (URL) throws -> Void) throws {
-    let script = try #require(
-      Bundle.module.url(
-        forResource: "hostile_server", withExtension: "py", subdirectory: "Fixtures"))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CalDAVTestServer.python)
-    process.arguments = [script.path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    defer {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-    }
-    let line = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let port = try #require(Int(line.trimmingCharacters(in: .whitespacesAndNewlines)))
-    try body(try #require(URL(string: "http://127.0.0.1:\(port)")))
+    try HostileServer.withServer(body)
   }
 
-  func session(maximumBodyBytes: Int = 1 << 20) -> (CalDAVSession, DAVClient) {
+  func session(maximumBodyBytes: Int = 1 << 20, transport: TransportCommand? = nil) -> (
+    CalDAVSession, DAVClient
+  ) {
     var policy = DAVClientPolicy()
+    policy.transportCommand = transport
     policy.maximumBodyBytes = maximumBodyBytes
     policy.backoff = 0.01
     policy.timeout = 10
@@ -77,6 +64,29 @@ struct HostileServerTests {
         try session.members(of: flaky)
       }
       #expect(client.requestCount - before == 4)
+    }
+  }
+
+  @Test("an answer cut off inside its header lines is a lost connection, in a child process")
+  func cutHeaders() throws {
+    // FoundationNetworking ends the process on this answer, so only the transport process
+    // may meet it: `alarmcal _http-transport`, as the CLI runs it.
+    let folder = try #require(Bundle.main.executableURL).deletingLastPathComponent()
+    let binary = folder.appendingPathComponent("alarmcal")
+    try #require(FileManager.default.isExecutableFile(atPath: binary.path), "\(folder.path)")
+    try withServer { base in
+      let (session, client) = session(
+        transport: TransportCommand(executable: binary, arguments: ["_http-transport"]))
+      let url = base.appendingPathComponent("cut-headers")
+      #expect(throws: DAVError.unreachable(url: url.absoluteString, reason: "connection lost")) {
+        try session.members(of: url)
+      }
+      #expect(client.requestCount == 4)
+      // The transport starts again for the next request.
+      let flaky = base.appendingPathComponent("flaky")
+      #expect(throws: DAVError.status(503, url: flaky.absoluteString)) {
+        try session.members(of: flaky)
+      }
     }
   }
 }

@@ -2,7 +2,9 @@
 
 /huge: 207 with an endless XML body (64 KiB chunks, no Content-Length); /truncated: 207 cut
 off mid-element; /bomb: 207 with the billion laughs; /html: 207 with an HTML page;
-/redirect: 301 to another host; /flaky: 503 every time. Prints its port, then serves.
+/redirect: 301 to another host; /flaky: 503 every time; /cut-headers: a status line, then
+the connection closes (FoundationNetworking ends the process on this one). Prints its port,
+then serves.
 """
 
 import http.server
@@ -42,6 +44,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             "/html": (207, b"<html><body>Bad Gateway</body></html>"),
             "/flaky": (503, b"try later"),
         }
+        if self.path.rstrip("/") == "/cut-headers":
+            self.wfile.write(b"HTTP/1.1 207 Multi-Status\r\n")
+            self.wfile.flush()
+            self.close_connection = True
+            return
         if self.path == "/redirect":
             self.send_response(301)
             self.send_header("Location", "http://elsewhere.example/")

@@ -4,13 +4,30 @@ import Foundation
   import FoundationNetworking
 #endif
 
+/// How one HTTP exchange ended.
+enum HTTPOutcome {
+  case response(HTTPResponse)
+  case tooLarge
+  case failed(URLError)
+}
+
+/// Sends one request and blocks until its whole answer is in, or it failed.
+protocol HTTPExchanging: AnyObject, Sendable {
+  /// Sends `request`; `timeout` is the seconds allowed without progress.
+  func send(_ request: HTTPRequest, timeout: TimeInterval) -> HTTPOutcome
+  /// Ends the transport; it cannot be used afterwards.
+  func close()
+}
+
 /// Sends one request at a time over one `URLSession` (HTTP/1.1 keep-alive) and waits for its
 /// whole answer: the only type here that touches URLSession, its delegate queue and a lock.
 ///
 /// Redirects are never followed here (the delegate hands a 3xx back to the caller, which
 /// decides), and a body larger than `maximumBodyBytes` is cut off as it arrives, so a huge or
 /// endless answer costs at most that much memory.
-final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+final class URLSessionTransport: NSObject, URLSessionDataDelegate, HTTPExchanging,
+  @unchecked Sendable
+{
   // @unchecked: `exchanges` is only touched under `lock`; the session is thread-safe.
 
   /// What one task has received so far.
@@ -21,13 +38,6 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
     var error: URLError?
     var refusedCredentials = false
     let done = DispatchSemaphore(value: 0)
-  }
-
-  /// How one transfer ended.
-  enum Outcome {
-    case response(HTTPResponse)
-    case tooLarge
-    case failed(URLError)
   }
 
   private let lock = NSLock()
@@ -62,7 +72,7 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
   }
 
   /// Sends `request` and blocks until its answer is complete, failed or too large.
-  func send(_ request: HTTPRequest, timeout: TimeInterval) -> Outcome {
+  func send(_ request: HTTPRequest, timeout: TimeInterval) -> HTTPOutcome {
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method
     urlRequest.timeoutInterval = timeout

@@ -60,7 +60,7 @@ enum HelpText {
     """
 
   static let upcoming = """
-    Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--include-due] [--max-file-size SIZE] [--max-instances N]
+    Usage: alarmcal upcoming FILE... | --url COLLECTION_URL [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--include-due] [--max-file-size SIZE] [--max-instances N]
 
     List the alarm firings of one or more .ics files in time order: every VALARM of every
     instance (RRULE, RDATE, EXDATE, RECURRENCE-ID overrides), with time zones and DST per
@@ -72,6 +72,9 @@ enum HelpText {
                               standard input.
 
     Options:
+      --url URL               Also read a CalDAV calendar collection, as 'alarmcal pull'
+                              would write it (nothing is kept on disk); with --user and
+                              --password-file as for 'alarmcal pull'.
       --from ISO              The window's start (default: --now). Firings with
                               from <= trigger < to are listed.
       --to ISO                The window's end; without --limit, every firing up to it.

@@ -89,25 +89,16 @@ enum PullCommand {
     } catch {
       return CalDAVConnection.report(error, context: context)
     }
-    let paths = known.resources.keys.sorted()
-    var calendars: [ICalComponent] = []
-    var pathOfUID: [String: String] = [:]
-    for path in paths {
-      guard let data = known.resources[path]?.data else { continue }
-      do {
-        let read = try ICalendarReader.read(Array(PushCommand.crlf(data).utf8))
-        calendars += read
-        for member in read.flatMap(\.components) {
-          if let uid = member.propertyValue(uppercased: "UID") { pathOfUID[uid] = path }
-        }
-      } catch {
-        err.write("alarmcal: error: \(collection.absoluteString)\(path): \(error)\n")
-        return .badData
-      }
+    let bytes: [UInt8]
+    let pathOfUID: [String: String]
+    do {
+      (bytes, pathOfUID) = try joined(
+        known.resources.compactMap { path, resource in resource.data.map { (path, $0) } },
+        collection: collection)
+    } catch {
+      err.write("alarmcal: error: \(error.message)\n")
+      return .badData
     }
-    var printer = ICalendarPrinter()
-    for joined in CalendarResources.join(calendars) { printer.write(joined) }
-    let bytes = printer.takeBytes()
     // What push would send for each resource of the written file, so an unchanged one is not
     // sent again.
     do {
@@ -131,6 +122,34 @@ enum PullCommand {
     }
     context.standardOutput.write(summary)
     return .success
+  }
+
+  /// A resource that is not iCalendar text.
+  struct UnreadableResource: Error {
+    let message: String
+  }
+
+  /// The resources' texts (path, text), read in path order, as one calendar: each VEVENT and
+  /// VTODO with its VALARMs, each VTIMEZONE once; and the path that holds each UID.
+  static func joined(_ resources: [(path: String, text: String)], collection: URL)
+    throws(UnreadableResource) -> (bytes: [UInt8], pathOfUID: [String: String])
+  {
+    var calendars: [ICalComponent] = []
+    var pathOfUID: [String: String] = [:]
+    for (path, text) in resources.sorted(by: { $0.path < $1.path }) {
+      do {
+        let read = try ICalendarReader.read(Array(PushCommand.crlf(text).utf8))
+        calendars += read
+        for member in read.flatMap(\.components) {
+          if let uid = member.propertyValue(uppercased: "UID") { pathOfUID[uid] = path }
+        }
+      } catch {
+        throw UnreadableResource(message: "\(collection.absoluteString)\(path): \(error)")
+      }
+    }
+    var printer = ICalendarPrinter()
+    for calendar in CalendarResources.join(calendars) { printer.write(calendar) }
+    return (printer.takeBytes(), pathOfUID)
   }
 
   private static func remember(_ object: CalendarObject, in known: inout CalDAVState.Collection) {

@@ -1,14 +1,17 @@
 import AlarmCal
+import CalDAV
 import Foundation
 import ICalendar
 
 /// `alarmcal upcoming`: when the alarms in .ics files go off.
 enum UpcomingCommand {
   static let usage =
-    "Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--include-due] [--max-file-size SIZE] [--max-instances N]"
+    "Usage: alarmcal upcoming FILE... | --url COLLECTION_URL [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--include-due] [--max-file-size SIZE] [--max-instances N]"
 
   struct Options {
     var files: [String]
+    /// A CalDAV calendar to read besides the files (`--url`).
+    var connection: CalDAVConnection?
     var from: Instant
     var to: Instant?
     var limit: Int?
@@ -24,7 +27,9 @@ enum UpcomingCommand {
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
     let outcome = CommandFront.parse(
       arguments, command: "upcoming", usage: usage, help: HelpText.upcoming,
-      valued: ["from", "to", "limit", "tz", "now", "format", "max-file-size", "max-instances"],
+      valued: CalDAVConnection.valuedOptions.union([
+        "from", "to", "limit", "tz", "now", "format", "max-file-size", "max-instances",
+      ]),
       flags: ["include-acknowledged", "include-due"],
       context: context
     ) { (parsed) throws(UsageError) in try parseOptions(parsed, context: context) }
@@ -38,7 +43,10 @@ enum UpcomingCommand {
     throws(UsageError)
     -> Options
   {
-    guard !parsed.positionals.isEmpty else { throw UsageError("missing FILE") }
+    let connection = parsed.values["url"] == nil ? nil : try CalDAVConnection(parsed)
+    guard !parsed.positionals.isEmpty || connection != nil else {
+      throw UsageError("missing FILE (or --url)")
+    }
     let zone = try ConvertCommand.zoneOption(parsed.values["tz"])
     let now = try TimestampArgument.now(of: parsed, in: zone, context: context)
     let from = try TimestampArgument.option("from", of: parsed, in: zone) ?? now
@@ -68,7 +76,8 @@ enum UpcomingCommand {
       maximumInstances = number
     }
     return Options(
-      files: parsed.positionals, from: from, to: to, limit: limit, zone: zone, now: now,
+      files: parsed.positionals, connection: connection, from: from, to: to, limit: limit,
+      zone: zone, now: now,
       format: format, includeAcknowledged: parsed.flags.contains("include-acknowledged"),
       includeDue: parsed.flags.contains("include-due"),
       maximumBytes: try InputFile.maximumBytes(of: parsed), maximumInstances: maximumInstances)
@@ -130,6 +139,12 @@ enum UpcomingCommand {
         failed = true
       }
     }
+    if let connection = options.connection {
+      switch read(connection, into: &schedule, context: context) {
+      case .success: break
+      case .failure(let stop): return stop.status
+      }
+    }
     for warning in schedule.warnings { err.write("warning: \(warning)\n") }
     let colour =
       options.format == .text && context.standardOutputIsTerminal
@@ -143,5 +158,39 @@ enum UpcomingCommand {
     let late = OverlappedPrinting.printAll(of: schedule, with: printer, sayWhenEmpty: !failed)
     for warning in late { err.write("warning: \(warning)\n") }
     return failed ? .problemsFound : .success
+  }
+
+  /// Reads the CalDAV calendar at `--url` (calendar-query, RFC 4791 §7.8) into `schedule`, as
+  /// `pull` would write it; a failure is written and ends the command.
+  private static func read(
+    _ connection: CalDAVConnection, into schedule: inout FiringSchedule, context: ToolContext
+  ) -> Result<Void, Stopped> {
+    let session: CalDAVSession
+    switch connection.session(context: context) {
+    case .success(let opened): session = opened
+    case .failure(let stop): return .failure(stop)
+    }
+    let collection = connection.collectionURL
+    do {
+      let objects = try session.calendarObjects(in: collection)
+      let (bytes, _) = try PullCommand.joined(
+        objects.compactMap { object in
+          object.data.map { (object.url.path(percentEncoded: true), $0) }
+        }, collection: collection)
+      try schedule.read(bytes, file: collection.absoluteString)
+      return .success(())
+    } catch let error as DAVError {
+      return .failure(Stopped(CalDAVConnection.report(error, context: context)))
+    } catch let error as PullCommand.UnreadableResource {
+      context.standardError.write("alarmcal: error: \(error.message)\n")
+      return .failure(Stopped(.badData))
+    } catch let error as ICalendarSyntaxError {
+      context.standardError.write(
+        "alarmcal: error: \(collection.absoluteString):\(error.line): \(error.message)\n")
+      return .failure(Stopped(.badData))
+    } catch {
+      context.standardError.write("alarmcal: error: \(collection.absoluteString): \(error)\n")
+      return .failure(Stopped(.badData))
+    }
   }
 }

@@ -81,6 +81,20 @@ struct CalDAVEndToEndTests {
     // The pulled file pushed back unchanged sends nothing either.
     let back = try Self.run(["push", pulled, "--url", url], server)
     #expect(back.stdout == "pushed: 0 new, 0 changed, 19 unchanged, 0 deleted, 0 conflicts\n")
+    // upcoming reads the calendar straight from the server: the pulled file's firings, with
+    // the collection's URL as their file.
+    let window = [
+      "--from", "2026-01-01T00:00:00Z", "--to", "2028-01-01T00:00:00Z", "--tz", "UTC", "--now",
+      "2026-01-01T00:00:00Z", "--format", "ndjson",
+    ]
+    let direct = try Self.run(["upcoming", "--url", url] + window, server)
+    #expect(direct.status == 0, "\(direct.stderr)")
+    let fromFile = try runBinary(["upcoming", pulled] + window)
+    #expect(direct.stdout.split(separator: "\n").count == 1941)
+    #expect(
+      direct.stdout
+        == fromFile.stdout.replacingOccurrences(
+          of: "\"file\":\"\(pulled)\"", with: "\"file\":\"\(url)\""))
   }
 
   @Test(

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct UpcomingTests {
   private let usageLine =
-    "Usage: alarmcal upcoming FILE... [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--include-due] [--max-file-size SIZE] [--max-instances N]\nRun 'alarmcal help upcoming' for details.\n"
+    "Usage: alarmcal upcoming FILE... | --url COLLECTION_URL [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--include-due] [--max-file-size SIZE] [--max-instances N]\nRun 'alarmcal help upcoming' for details.\n"
 
   @Test("help upcoming prints the whole help text")
   func help() throws {
@@ -281,7 +281,7 @@ import Testing
   @Test(
     "usage errors exit 64",
     arguments: [
-      (["upcoming"], "missing FILE"),
+      (["upcoming"], "missing FILE (or --url)"),
       (["upcoming", "a.ics", "--limit", "0"], "--limit must be a positive whole number, not '0'"),
       (
         ["upcoming", "a.ics", "--format", "xml"], "--format must be text, json or ndjson, not 'xml'"

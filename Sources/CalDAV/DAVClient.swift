@@ -103,6 +103,13 @@ public final class DAVClient: Sendable {
     }
   }
 
+  /// Whether libcurl's message names a TLS failure: FoundationNetworking reports a certificate
+  /// libcurl did not trust ("SSL certificate problem: ...", "SSL: no alternative certificate
+  /// subject name matches ...") as an unknown error with that message.
+  static func isTLSFailure(_ message: String) -> Bool {
+    message.hasPrefix("SSL") || message.contains("OpenSSL") || message.contains("certificate")
+  }
+
   /// The error a URLSession failure stands for.
   static func classify(_ error: URLError, url: String) -> DAVError {
     switch error.code {
@@ -110,6 +117,8 @@ public final class DAVClient: Sendable {
     case .serverCertificateUntrusted, .serverCertificateHasBadDate,
       .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid,
       .clientCertificateRejected, .clientCertificateRequired, .secureConnectionFailed:
+      return .tls(url: url, reason: error.localizedDescription)
+    case .unknown where isTLSFailure(error.localizedDescription):
       return .tls(url: url, reason: error.localizedDescription)
     default:
       let reason =

@@ -346,9 +346,10 @@ struct CalDAVEndToEndMoreTests {
   }
 }
 
-/// The binary against a server whose answers break the HTTP stack.
+/// The binary against a server whose answers are errors or break the HTTP stack: one line
+/// each, its exit status, and no file written.
 @Suite(.enabled(if: CalDAVTestServer.shouldRun))
-struct CalDAVBrokenAnswerTests {
+struct CalDAVFailureTests {
   @Test("an answer cut off inside its header lines: exit 69, one line, no file written")
   func cutHeaders() throws {
     let folder = try temporaryFolder()
@@ -363,6 +364,65 @@ struct CalDAVBrokenAnswerTests {
       let calendars = try runBinary(
         ["calendars", "--url", url], environment: ["HOME": "/nonexistent"])
       #expect(calendars.status == 69, "\(calendars.stderr)")
+    }
+  }
+
+  @Test(
+    "403, 404 and 507: their own line and exit status",
+    arguments: [
+      (403, 77, "403 Forbidden: this user may not do that here"),
+      (404, 69, "404 Not Found"),
+      (507, 73, "507 Insufficient Storage: the server has no room for this"),
+    ])
+  func statuses(status: Int, exit: Int32, message: String) throws {
+    let folder = try temporaryFolder()
+    let target = folder.appendingPathComponent("pulled.ics").path
+    let file = folder.appendingPathComponent("alarms.ics").path
+    try FileManager.default.copyItem(
+      atPath: samplesFolder.appendingPathComponent("nextcloud.ics").path, toPath: file)
+    try HostileServer.withServer { base in
+      let url = base.appendingPathComponent("status/\(status)/").absoluteString
+      for arguments in [["pull", "--url", url, "-o", target], ["push", file, "--url", url]] {
+        let result = try runBinary(arguments, environment: ["HOME": "/nonexistent"])
+        #expect(result.status == exit, "\(arguments[0]): \(result.stderr)")
+        #expect(
+          result.stderr.hasSuffix("alarmcal: error: \(url): \(message)\n"),
+          "\(arguments[0]): \(result.stderr)")
+      }
+      #expect(!FileManager.default.fileExists(atPath: target))
+    }
+  }
+
+  /// The `openssl` that makes the test's certificate (.ci/run installs it).
+  static let hasOpenSSL = FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
+
+  @Test(
+    "a certificate the system does not trust: a TLS failure, exit 69, nothing sent",
+    .enabled(if: hasOpenSSL || CalDAVTestServer.required))
+  func untrustedCertificate() throws {
+    let folder = try temporaryFolder()
+    let certificate = folder.appendingPathComponent("cert.pem").path
+    let key = folder.appendingPathComponent("key.pem").path
+    let openssl = Process()
+    openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+    openssl.arguments = [
+      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-days", "1",
+      "-keyout", key, "-out", certificate,
+    ]
+    openssl.standardError = FileHandle.nullDevice
+    try openssl.run()
+    openssl.waitUntilExit()
+    try #require(openssl.terminationStatus == 0)
+    let target = folder.appendingPathComponent("pulled.ics").path
+    try HostileServer.withServer(tls: (certificate, key)) { base in
+      let url = base.appendingPathComponent("status/200/").absoluteString
+      let pull = try runBinary(
+        ["pull", "--url", url, "-o", target, "--user", "alice"],
+        environment: ["HOME": "/nonexistent", "ALARMCAL_PASSWORD": "secret"])
+      #expect(pull.status == 69)
+      #expect(pull.stderr.hasPrefix("alarmcal: error: \(url): TLS failure: "), "\(pull.stderr)")
+      #expect(pull.stderr.split(separator: "\n").count == 1)
+      #expect(!FileManager.default.fileExists(atPath: target))
     }
   }
 }

@@ -2,13 +2,18 @@ import Foundation
 
 /// `hostile_server.py` (next to this file) on loopback: every answer is hostile, by path.
 public enum HostileServer {
-  /// Starts the server, runs `body` with its base URL, and stops it.
-  public static func withServer(_ body: (URL) throws -> Void) throws {
+  /// Starts the server (over TLS with the certificate and key files in `tls`), runs `body`
+  /// with its base URL, and stops it.
+  public static func withServer(
+    tls: (certificate: String, key: String)? = nil, _ body: (URL) throws -> Void
+  )
+    throws
+  {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("hostile_server.py")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CalDAVTestServer.python)
-    process.arguments = [script.path]
+    process.arguments = [script.path] + (tls.map { ["--tls", $0.certificate, $0.key] } ?? [])
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()
@@ -18,7 +23,7 @@ public enum HostileServer {
     }
     let line = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)),
-      let base = URL(string: "http://127.0.0.1:\(port)")
+      let base = URL(string: "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)")
     else { throw CocoaError(.fileReadCorruptFile) }
     try body(base)
   }

@@ -3,7 +3,8 @@
 /huge: 207 with an endless XML body (64 KiB chunks, no Content-Length); /truncated: 207 cut
 off mid-element; /bomb: 207 with the billion laughs; /html: 207 with an HTML page;
 /redirect: 301 to another host; /flaky: 503 every time; /cut-headers: a status line, then
-the connection closes (FoundationNetworking ends the process on this one). Prints its port,
+the connection closes (FoundationNetworking ends the process on this one); /status/NNN/...:
+that status. With `--tls CERT KEY` it speaks HTTPS with that certificate. Prints its port,
 then serves.
 """
 
@@ -49,6 +50,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.flush()
             self.close_connection = True
             return
+        if self.path.startswith("/status/"):
+            status = int(self.path.split("/")[2])
+            self.send_response(status)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if self.path == "/redirect":
             self.send_response(301)
             self.send_header("Location", "http://elsewhere.example/")
@@ -65,6 +72,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
     do_PROPFIND = answer
     do_REPORT = answer
     do_GET = answer
+    do_PUT = answer
+    do_DELETE = answer
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
@@ -72,6 +81,11 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 
 server = Server(("127.0.0.1", 0), Handler)
+if sys.argv[1:2] == ["--tls"]:
+    import ssl
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[2], sys.argv[3])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 print(server.server_address[1], flush=True)
 sys.stdout.flush()
 os.close(1)  # the test reads the port to the end of the pipe

@@ -4,8 +4,8 @@
 Each server runs on loopback from the venv scripts/setup makes (ALARMCAL_CALDAV_VENV, else
 ~/.cache/alarmcal/caldav-venv), with a fresh storage folder and one calendar. For each server:
 the first push (N new resources), a second push (nothing to send), a full pull and an
-incremental pull (nothing changed), each timed wall clock once, with the number of HTTP
-requests the server logged where it logs them. Prints a Markdown table for BENCHMARKS.md.
+incremental pull (nothing changed), each timed once: wall clock, the CPU of alarmcal (with
+its HTTP child process) and of the server. Prints a Markdown table for BENCHMARKS.md.
 
 Usage: caldav_push.py --alarmcal BIN [--count 10000] [--servers radicale,xandikos]
 """
@@ -13,6 +13,7 @@ Usage: caldav_push.py --alarmcal BIN [--count 10000] [--servers radicale,xandiko
 import argparse
 import os
 import pathlib
+import resource
 import shutil
 import socket
 import subprocess
@@ -85,13 +86,25 @@ def calendar(count: int) -> str:
     return "\r\n".join(lines) + "\r\n"
 
 
-def timed(arguments, env):
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process and its waited-for children, from /proc."""
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = sum(int(fields[i]) for i in (11, 12, 13, 14))
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def timed(arguments, env, server_pid):
+    """Wall time, alarmcal's CPU (with its HTTP child), the server's CPU, and the output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server_before = cpu_seconds(server_pid)
     start_time = time.monotonic()
     result = subprocess.run(arguments, env=env, capture_output=True, text=True)
     elapsed = time.monotonic() - start_time
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if result.returncode != 0:
         raise RuntimeError(f"{arguments[1]} exited {result.returncode}: {result.stderr[-500:]}")
-    return elapsed, result.stdout.strip()
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu, cpu_seconds(server_pid) - server_before, result.stdout.strip()
 
 
 def main() -> int:
@@ -101,8 +114,8 @@ def main() -> int:
     parser.add_argument("--servers", default="radicale,xandikos")
     args = parser.parse_args()
     env = dict(os.environ, ALARMCAL_PASSWORD="secret", HOME="/nonexistent")
-    print("| server | step | alarms | time | output |")
-    print("|---|---|---|---|---|")
+    print("| server | step | alarms | wall | alarmcal CPU | server CPU | output |")
+    print("|---|---|---|---|---|---|---|")
     for server in args.servers.split(","):
         folder = pathlib.Path(tempfile.mkdtemp(prefix=f"alarmcal-bench-{server}-"))
         proc, collection = start(server, folder)
@@ -118,9 +131,9 @@ def main() -> int:
                 ("pull again (sync-collection)", [args.alarmcal, "pull", "-o", str(pulled)] + base),
             ]
             for name, command in steps:
-                elapsed, output = timed(command, env)
-                print(f"| {server} | {name} | {args.count:,} | {elapsed:.2f} s | {output} |",
-                      flush=True)
+                elapsed, cpu, server_cpu, output = timed(command, env, proc.pid)
+                print(f"| {server} | {name} | {args.count:,} | {elapsed:.2f} s | {cpu:.2f} s "
+                      f"| {server_cpu:.2f} s | {output} |", flush=True)
         finally:
             os.killpg(proc.pid, 9)
             proc.wait()

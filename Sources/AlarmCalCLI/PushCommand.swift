@@ -286,23 +286,13 @@ enum PushCommand {
       err.write("alarmcal: error: \(error.message)\n")
       return .failure(Stopped(.noInput))
     }
-    if (ConvertCommand.Format(pathExtension: file) ?? ConvertCommand.Format(content: bytes))
-      == .json
+    switch AlarmListInput.calendarBytes(
+      bytes, file: file, zone: options.zone, now: options.now, timestamp: options.timestamp)
     {
-      let reader = AlarmFileReader(fileName: name, defaultTimeZone: options.zone.identifier)
-      switch reader.readList(bytes) {
-      case .success(let list):
-        do {
-          bytes = try AlarmExporter(now: options.now, timestamp: options.timestamp).bytes(
-            list.alarms, tasks: list.tasks)
-        } catch {
-          err.write("\(name): \(error)\n")
-          return .failure(Stopped(.badData))
-        }
-      case .failure(let failure):
-        for problem in failure.problems { err.write("\(problem)\n") }
-        return .failure(Stopped(.badData))
-      }
+    case .success(let calendar): bytes = calendar
+    case .failure(let failure):
+      for line in failure.lines { err.write("\(line)\n") }
+      return .failure(Stopped(.badData))
     }
     if let failure = InputFile.checkUTF8(bytes) {
       err.write("\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8\n")

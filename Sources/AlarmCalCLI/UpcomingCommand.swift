@@ -103,26 +103,15 @@ enum UpcomingCommand {
         failed = true
         continue
       }
-      if (ConvertCommand.Format(pathExtension: file) ?? ConvertCommand.Format(content: bytes))
-        == .json
+      // An alarm list is planned as `convert` would export it at --now.
+      switch AlarmListInput.calendarBytes(
+        bytes, file: file, zone: options.zone, now: options.now, timestamp: options.now)
       {
-        // An alarm list is planned as `convert` would export it at --now.
-        let reader = AlarmFileReader(fileName: name, defaultTimeZone: options.zone.identifier)
-        switch reader.readList(bytes) {
-        case .success(let list):
-          do {
-            bytes = try AlarmExporter(now: options.now, timestamp: options.now).bytes(
-              list.alarms, tasks: list.tasks)
-          } catch {
-            err.write("\(name): \(error)\n")
-            failed = true
-            continue
-          }
-        case .failure(let failure):
-          for problem in failure.problems { err.write("\(problem)\n") }
-          failed = true
-          continue
-        }
+      case .success(let calendar): bytes = calendar
+      case .failure(let failure):
+        for line in failure.lines { err.write("\(line)\n") }
+        failed = true
+        continue
       }
       if let failure = InputFile.checkUTF8(bytes) {
         err.write(

@@ -98,6 +98,47 @@ struct CalDAVEndToEndTests {
   }
 
   @Test(
+    "alarm and task lists (JSON) are pushed as convert exports them at --now",
+    arguments: CalDAVTestServer.Kind.allCases)
+  func lists(kind: CalDAVTestServer.Kind) throws {
+    let server = try CalDAVTestServer(kind)
+    defer { server.stopAndRemove() }
+    let folder = try temporaryFolder()
+    var files: [String] = []
+    for name in ["alarms.json", "tasks.json"] {
+      let target = folder.appendingPathComponent(name)
+      try FileManager.default.copyItem(at: samplesFolder.appendingPathComponent(name), to: target)
+      files.append(target.path)
+    }
+    let url = server.collectionURL.absoluteString
+    let now = ["--now", "2026-12-04T12:00:00Z", "--tz", "Europe/Berlin"]
+    let first = try Self.run(["push"] + files + ["--url", url] + now, server)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout == "pushed: 15 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts\n")
+    let again = try Self.run(["push"] + files + ["--url", url] + now, server)
+    #expect(again.stdout == "pushed: 0 new, 0 changed, 15 unchanged, 0 deleted, 0 conflicts\n")
+    let pulled = folder.appendingPathComponent("pulled.ics").path
+    #expect(try Self.run(["pull", "--url", url, "-o", pulled], server).status == 0)
+    let window = [
+      "--from", "2026-12-04T12:00:00Z", "--to", "2027-12-04T00:00:00Z", "--include-due",
+      "--format", "ndjson",
+    ]
+    let fromLists = try runBinary(["upcoming"] + files + window + now)
+    let fromServer = try runBinary(["upcoming", pulled] + window + now)
+    #expect(fromLists.status == 0, "\(fromLists.stderr)")
+    let firings = { (output: String) in
+      output.split(separator: "\n").map { line in
+        let object =
+          (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+        return ["trigger", "uid", "action", "summary"].map { "\(object[$0] ?? "-")" }
+          .joined(separator: " ")
+      }.sorted()
+    }
+    #expect(firings(fromLists.stdout).count > 100)
+    #expect(firings(fromServer.stdout) == firings(fromLists.stdout))
+  }
+
+  @Test(
     "a change on the server between pull and push is a reported conflict, not overwritten",
     arguments: CalDAVTestServer.Kind.allCases)
   func conflict(kind: CalDAVTestServer.Kind) throws {

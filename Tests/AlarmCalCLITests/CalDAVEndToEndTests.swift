@@ -78,6 +78,21 @@ struct CalDAVEndToEndTests {
     let original = try Self.firings(files)
     #expect(original.count == 1941)
     #expect(try Self.firings([pulled]) == original)
+    // validate and convert take the pulled file as they take the originals.
+    #expect(try runBinary(["validate", pulled]).status == 0)
+    let alarms = { (file: String) throws -> [String] in
+      let json = folder.appendingPathComponent(UUID().uuidString + ".json").path
+      let result = try runBinary(["convert", file, "-o", json, "--now", "2026-12-04T12:00:00Z"])
+      #expect(result.status == 0, "\(result.stderr)")
+      let list = try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: json)))
+      return ((list as? [String: Any])?["alarms"] as? [[String: Any]] ?? []).map {
+        "\($0["id"] ?? "-") \($0["time"] ?? $0["date"] ?? "-") \($0["label"] ?? "-")"
+      }
+    }
+    let converted = try files.flatMap(alarms).sorted()
+    #expect(converted.count > 10)
+    #expect(try alarms(pulled).sorted() == converted)
     // The pulled file pushed back unchanged sends nothing either.
     let back = try Self.run(["push", pulled, "--url", url], server)
     #expect(back.stdout == "pushed: 0 new, 0 changed, 19 unchanged, 0 deleted, 0 conflicts\n")

@@ -239,21 +239,23 @@ struct CalendarMapper {
     }
     // A cancelled series is skipped: its instances then ring on their own.
     let master = masters[keys[index]].map { items[$0] }.flatMap { $0.isCancelled ? nil : $0 }
-    let original = describe(item.property(uppercased: "RECURRENCE-ID"))
-    let start = describe(item.property(uppercased: "DTSTART") ?? item.property(uppercased: "DUE"))
-    let change = start.isEmpty || start == original ? "is changed" : "is moved to \(start)"
-    if let master, Self.becomesTask(master) {
-      // The series is a task, kept once (see CalendarMapper+Tasks); its instances are not.
-      lose(
-        item, "the instance of \(original) \(change) (RECURRENCE-ID), and a task has one deadline",
-        .taskKept("once, at the series' first deadline"))
-      return
-    }
-    if let master, !master.components(named: "VALARM").isEmpty {
-      lose(
-        item,
-        "the instance of \(original) \(change) (RECURRENCE-ID), and a clock alarm has no exceptions",
-        .alarmKept("it rings at the series' time that day"))
+    if let master, Self.becomesTask(master) || !master.components(named: "VALARM").isEmpty {
+      let original = describe(item.property(uppercased: "RECURRENCE-ID"))
+      let start = describe(
+        item.property(uppercased: "DTSTART") ?? item.property(uppercased: "DUE"))
+      let change = start.isEmpty || start == original ? "is changed" : "is moved to \(start)"
+      if Self.becomesTask(master) {
+        // The series is a task, kept once (see CalendarMapper+Tasks); its instances are not.
+        lose(
+          item,
+          "the instance of \(original) \(change) (RECURRENCE-ID), and a task has one deadline",
+          .taskKept("once, at the series' first deadline"))
+      } else {
+        lose(
+          item,
+          "the instance of \(original) \(change) (RECURRENCE-ID), and a clock alarm has no exceptions",
+          .alarmKept("it rings at the series' time that day"))
+      }
       return
     }
     // An instance whose series is not here (a CalDAV server's expanded answer) or has no

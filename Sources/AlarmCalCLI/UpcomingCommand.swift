@@ -160,26 +160,29 @@ enum UpcomingCommand {
     case .failure(let stop): return .failure(stop)
     }
     let collection = connection.collectionURL
+    let objects: [CalendarObject]
     do {
-      let objects = try session.calendarObjects(in: collection)
-      let (bytes, _) = try PullCommand.joined(
+      objects = try session.calendarObjects(in: collection)
+    } catch {
+      return .failure(Stopped(CalDAVConnection.report(error, context: context)))
+    }
+    let bytes: [UInt8]
+    do {
+      (bytes, _) = try PullCommand.joined(
         objects.compactMap { object in
           object.data.map { (object.url.path(percentEncoded: true), $0) }
         }, collection: collection)
-      try schedule.read(bytes, file: collection.absoluteString)
-      return .success(())
-    } catch let error as DAVError {
-      return .failure(Stopped(CalDAVConnection.report(error, context: context)))
-    } catch let error as PullCommand.UnreadableResource {
+    } catch {
       context.standardError.write("alarmcal: error: \(error.message)\n")
       return .failure(Stopped(.badData))
-    } catch let error as ICalendarSyntaxError {
+    }
+    do {
+      try schedule.read(bytes, file: collection.absoluteString)
+    } catch {
       context.standardError.write(
         "alarmcal: error: \(collection.absoluteString):\(error.line): \(error.message)\n")
       return .failure(Stopped(.badData))
-    } catch {
-      context.standardError.write("alarmcal: error: \(collection.absoluteString): \(error)\n")
-      return .failure(Stopped(.badData))
     }
+    return .success(())
   }
 }

@@ -235,6 +235,8 @@ final class FrameReader {
   private let handle: FileHandle
   private var buffer: [UInt8] = []
   private var start = 0
+  /// What one read from the pipe lands in.
+  private var chunk = [UInt8](repeating: 0, count: 1 << 16)
   init(_ handle: FileHandle) { self.handle = handle }
 
   /// The next frame, or nil when the stream ends between frames.
@@ -278,7 +280,6 @@ final class FrameReader {
 
   /// Reads what the pipe has (FileHandle's reads wait for a whole count); false at its end.
   private func fill() throws -> Bool {
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let count = chunk.withUnsafeMutableBytes {
         read(handle.fileDescriptor, $0.baseAddress, $0.count)

@@ -31,18 +31,25 @@ struct CalDAVEndToEndTests {
       environment: ["ALARMCAL_PASSWORD": password ?? server.password, "HOME": "/nonexistent"])
   }
 
+  /// `upcoming`'s window and format for comparing firings: 2026–2027, UTC, NDJSON.
+  static let window = [
+    "--from", "2026-01-01T00:00:00Z", "--to", "2028-01-01T00:00:00Z", "--tz", "UTC", "--now",
+    "2026-01-01T00:00:00Z", "--format", "ndjson",
+  ]
+
   /// Every firing of `files` in 2026–2027 as (trigger, id, uid), sorted.
   static func firings(_ files: [String]) throws -> [String] {
-    let result = try runBinary(
-      ["upcoming"] + files + [
-        "--from", "2026-01-01T00:00:00Z", "--to", "2028-01-01T00:00:00Z", "--tz", "UTC",
-        "--now", "2026-01-01T00:00:00Z", "--format", "ndjson",
-      ])
+    let result = try runBinary(["upcoming"] + files + window)
     #expect(result.status == 0, "\(result.stderr)")
-    return result.stdout.split(separator: "\n").map { line in
+    return fields(["trigger", "id", "uid"], of: result.stdout)
+  }
+
+  /// The named fields of each NDJSON firing, one line of text per firing, sorted.
+  static func fields(_ names: [String], of ndjson: String) -> [String] {
+    ndjson.split(separator: "\n").map { line in
       let object =
         (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
-      return ["trigger", "id", "uid"].map { "\(object[$0] ?? "-")" }.joined(separator: " ")
+      return names.map { "\(object[$0] ?? "-")" }.joined(separator: " ")
     }.sorted()
   }
 
@@ -98,13 +105,9 @@ struct CalDAVEndToEndTests {
     #expect(back.stdout == "pushed: 0 new, 0 changed, 19 unchanged, 0 deleted, 0 conflicts\n")
     // upcoming reads the calendar straight from the server: the pulled file's firings, with
     // the collection's URL as their file.
-    let window = [
-      "--from", "2026-01-01T00:00:00Z", "--to", "2028-01-01T00:00:00Z", "--tz", "UTC", "--now",
-      "2026-01-01T00:00:00Z", "--format", "ndjson",
-    ]
-    let direct = try Self.run(["upcoming", "--url", url] + window, server)
+    let direct = try Self.run(["upcoming", "--url", url] + Self.window, server)
     #expect(direct.status == 0, "\(direct.stderr)")
-    let fromFile = try runBinary(["upcoming", pulled] + window)
+    let fromFile = try runBinary(["upcoming", pulled] + Self.window)
     #expect(direct.stdout.split(separator: "\n").count == 1941)
     #expect(
       direct.stdout
@@ -141,14 +144,7 @@ struct CalDAVEndToEndTests {
     let fromLists = try runBinary(["upcoming"] + files + window + now)
     let fromServer = try runBinary(["upcoming", pulled] + window + now)
     #expect(fromLists.status == 0, "\(fromLists.stderr)")
-    let firings = { (output: String) in
-      output.split(separator: "\n").map { line in
-        let object =
-          (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
-        return ["trigger", "uid", "action", "summary"].map { "\(object[$0] ?? "-")" }
-          .joined(separator: " ")
-      }.sorted()
-    }
+    let firings = { Self.fields(["trigger", "uid", "action", "summary"], of: $0) }
     #expect(firings(fromLists.stdout).count > 100)
     #expect(firings(fromServer.stdout) == firings(fromLists.stdout))
   }

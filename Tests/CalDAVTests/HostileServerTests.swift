@@ -7,10 +7,6 @@ import Testing
 /// one error, in bounded memory and time.
 @Suite(.serialized, .enabled(if: CalDAVTestServer.shouldRun))
 struct HostileServerTests {
-  func withServer(_ body: (URL) throws -> Void) throws {
-    try HostileServer.withServer(body)
-  }
-
   func session(maximumBodyBytes: Int = 1 << 20, transport: TransportCommand? = nil) -> (
     CalDAVSession, DAVClient
   ) {
@@ -25,7 +21,7 @@ struct HostileServerTests {
 
   @Test("an endless body is cut off at the bound")
   func huge() throws {
-    try withServer { base in
+    try HostileServer.withServer { base in
       let (session, _) = session()
       let url = base.appendingPathComponent("huge")
       #expect(throws: DAVError.bodyTooLarge(url: url.absoluteString, limit: 1 << 20)) {
@@ -38,7 +34,7 @@ struct HostileServerTests {
     "truncated, an XML bomb, HTML: one bad-response error each",
     arguments: ["truncated", "bomb", "html"])
   func badBodies(path: String) throws {
-    try withServer { base in
+    try HostileServer.withServer { base in
       let (session, _) = session()
       #expect {
         try session.members(of: base.appendingPathComponent(path))
@@ -51,7 +47,7 @@ struct HostileServerTests {
 
   @Test("a redirect to another host is not followed; a 503 is retried 3 times, then reported")
   func redirectAndRetries() throws {
-    try withServer { base in
+    try HostileServer.withServer { base in
       let (session, client) = session()
       let redirect = base.appendingPathComponent("redirect")
       #expect(
@@ -74,7 +70,7 @@ struct HostileServerTests {
     let folder = try #require(Bundle.main.executableURL).deletingLastPathComponent()
     let binary = folder.appendingPathComponent("alarmcal")
     try #require(FileManager.default.isExecutableFile(atPath: binary.path), "\(folder.path)")
-    try withServer { base in
+    try HostileServer.withServer { base in
       let (session, client) = session(
         transport: TransportCommand(executable: binary, arguments: ["_http-transport"]))
       let url = base.appendingPathComponent("cut-headers")

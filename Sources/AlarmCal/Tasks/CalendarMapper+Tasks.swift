@@ -1,7 +1,7 @@
 import ICalendar
 
-/// Importing a VTODO as a task (RFC 5545 §3.6.2): its DUE is the deadline, STATUS:COMPLETED or
-/// COMPLETED marks it done, DESCRIPTION holds the notes, and the first alarm that rings a whole
+/// Importing a VTODO as a task (RFC 5545 §3.6.2): its DUE is the deadline, STATUS:COMPLETED,
+/// COMPLETED or PERCENT-COMPLETE:100 marks it done, DESCRIPTION holds the notes, and the first alarm that rings a whole
 /// number of minutes from four weeks before to a day after the deadline (a trigger related to
 /// the end, which for a VTODO is its DUE, §3.8.6.3; or any trigger that lands there) is the
 /// reminder. What a task cannot hold is kept another way or reported:
@@ -44,8 +44,10 @@ extension CalendarMapper {
     reportUnreadable(item, valarms: valarms, .taskKept("without that line"))
     reportWhatATaskCannotHold(item, deadline: deadline)
     let title = item.propertyValue(uppercased: "SUMMARY").map(TextEscaping.unescape) ?? ""
-    let reminder = mapReminders(item, valarms: valarms, id: id, title: title, deadline: deadline)
-    if let reminder, !item.isCompletedTask {
+    let done = item.isCompletedTask
+    let reminder = mapReminders(
+      item, valarms: valarms, id: id, title: title, deadline: deadline, done: done)
+    if let reminder, !done {
       let ring = deadline.instant.adding(seconds: -Int64(reminder) * 60)
       if ring < importer.now {
         warn(
@@ -56,17 +58,18 @@ extension CalendarMapper {
     }
     tasks.append(
       ToDo(
-        id: id, title: title, deadline: deadline.value, completed: item.isCompletedTask,
+        id: id, title: title, deadline: deadline.value, completed: done,
         notes: item.propertyValue(uppercased: "DESCRIPTION").map(TextEscaping.unescape),
         remindMinutesBefore: reminder, timeZone: deadline.zone.identifier))
     return true
   }
 
   /// Turns the task's alarms into its reminder (the first that fits) and one-shot alarms (the
-  /// rest); the reminder's minutes before the deadline, or nil.
+  /// rest, switched off when the task is `done`); the reminder's minutes before the deadline,
+  /// or nil.
   private mutating func mapReminders(
     _ item: ICalComponent, valarms: [ICalComponent], id: String, title: String,
-    deadline: TaskDeadline
+    deadline: TaskDeadline, done: Bool
   ) -> Int? {
     guard !valarms.isEmpty, let anchor = alarmAnchor(item, deadline: deadline) else { return nil }
     let state = AlarmState(item, placer: placer)
@@ -86,7 +89,7 @@ extension CalendarMapper {
       let ring = anchor.zone.instant(for: reading)
       switch reminderFit(alarm, ringing: ring, deadline: deadline, taken: reminder != nil) {
       case .no(let reason):
-        if item.isCompletedTask { alarm.enabled = false }
+        if done { alarm.enabled = false }
         warn(
           item, "its alarm \(position) \(reason), so it is kept as the one-shot alarm \(alarm.id)")
         alarms.append(alarm)
@@ -162,7 +165,7 @@ extension CalendarMapper {
     }
     // A start at the deadline (Apple writes one) loses nothing.
     if item.hasProperty(uppercased: "DUE"), let start = item.property(uppercased: "DTSTART"),
-      let value = DateTimeValue(property: start), case .success(let placed) = placer.place(value),
+      let value = DateTimeValue(property: start), case .success(let placed) = resolve(value),
       placed.zone.instant(for: placed.local) != deadline.instant
     {
       lose(
@@ -174,7 +177,7 @@ extension CalendarMapper {
       lose(item, "PRIORITY:\(text) is not held by a task", .taskKept("without its priority"))
     }
     if let text = item.propertyValue(uppercased: "PERCENT-COMPLETE"), let percent = Int(text),
-      percent != 0, percent != 100 || !item.isCompletedTask
+      percent != 0, percent != 100
     {
       lose(
         item, "PERCENT-COMPLETE:\(text) is not held by a task (only done or not)",
@@ -250,10 +253,13 @@ private struct TaskDeadline {
   init(_ value: ToDo.Deadline, zone: TimeZoneRules) {
     self.value = value
     self.zone = zone
+    instant = zone.instant(for: Self.local(of: value))
   }
 
   /// Its wall-clock reading; a whole day is due at its start.
-  var local: LocalDateTime {
+  var local: LocalDateTime { Self.local(of: value) }
+
+  private static func local(of value: ToDo.Deadline) -> LocalDateTime {
     switch value {
     case .at(let local): local
     case .on(let date): LocalDateTime(date, .midnight)
@@ -261,7 +267,7 @@ private struct TaskDeadline {
   }
 
   /// The instant it is due.
-  var instant: Instant { zone.instant(for: local) }
+  var instant: Instant
 
   /// `2027-03-26T11:00 America/New_York`, or `2027-03-26` for a day.
   var text: String {

@@ -6,9 +6,10 @@ import ICalendar
 /// reference count, neither the series' nor those of the strings a firing carries, and
 /// whoever reads the batch (another thread, say) makes them.
 public struct FiringBatch: Sendable {
-  /// A firing made already, or one to make from its series.
+  /// A firing made already (boxed: rare, and large beside a found one), or one to make from
+  /// its series.
   enum Entry: Sendable {
-    case made(Firing)
+    indirect case made(Firing)
     case found(series: Int, FoundFiring)
   }
 

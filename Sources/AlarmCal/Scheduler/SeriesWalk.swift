@@ -4,31 +4,33 @@ import ICalendar
 /// taking instances only as far as the next firing needs: ``start(at:)``, then ``head`` and
 /// ``advance()``. A value, so a schedule changes its walks in place in an array.
 struct SeriesWalk {
+  // What handing out a firing reads comes first, so that it shares a cache line or two; the
+  // rule's iterator, read once per instance, comes last.
   let series: AlarmSeries
   /// The series' place in the file-then-UID order (equal for equal file and UID).
   var rank = 0
-  private var iterator: RecurrenceIterator?
-  /// The rule's next instance not yet taken, and its instant.
-  private var pending: LocalDateTime?
-  private var pendingInstant = Instant(secondsSince1970: 0)
-  private var rdateIndex = 0
-  private var onceIndex = 0
-  /// Firings of instances already taken that are not handed out yet: a heap, earliest first.
-  private var ahead: [FoundFiring] = []
-  /// A bound below every firing of the instances not taken yet, nil when none is left.
-  private var nextBound: Instant?
-  /// Firings before this are not handed out.
-  private var from = Instant(secondsSince1970: .min)
   /// The next firing's trigger, nil when none is left.
   private(set) var headTrigger: Instant?
+  /// A bound below every firing of the instances not taken yet, nil when none is left.
+  private var nextBound: Instant?
+  /// Firings of instances already taken that are not handed out yet: a heap, earliest first.
+  private var ahead: [FoundFiring] = []
+  private var onceIndex = 0
   /// Whether the next firing is the next of the series' single firings (else the first ahead).
   private var headRingsOnce = false
   /// Whether the rule stopped on the work limit.
   private(set) var stoppedByWorkLimit = false
   /// Set once the rule stopped on the work limit and that has been reported.
   var warnedAboutWork = false
+  /// Firings before this are not handed out.
+  private var from = Instant(secondsSince1970: .min)
+  /// The rule's next instance not yet taken, and its instant.
+  private var pending: LocalDateTime?
+  private var pendingInstant = Instant(secondsSince1970: 0)
+  private var rdateIndex = 0
   /// Rule instances looked at so far (laziness is measured by this, not by time).
   private(set) var instancesExamined = 0
+  private var iterator: RecurrenceIterator?
 
   /// A walk through `series`, whose instances follow `rule` (nil: only its start).
   init(_ series: AlarmSeries, rule: consuming RecurrenceIterator?) {

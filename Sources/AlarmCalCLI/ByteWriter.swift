@@ -57,6 +57,11 @@ struct ByteWriter: ~Copyable {
     bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
   }
 
+  /// Appends a run of bytes.
+  mutating func append(_ bytes: ArraySlice<UInt8>) {
+    bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
+  }
+
   /// Appends the bytes of a literal: the fixed parts of the output, copied without a lookup.
   @inline(__always)
   mutating func append(_ text: StaticString) {

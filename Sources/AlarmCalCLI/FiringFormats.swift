@@ -54,6 +54,20 @@ struct FiringPrinter: ~Copyable {
     pending.removeAll()
   }
 
+  /// Prints the firing at `index` of `batch`; JSON writes what the firings of one alarm share
+  /// once, and copies it after.
+  mutating func print(_ batch: FiringBatch, at index: Int) {
+    guard format != .text, let (source, own) = batch.sharedSource(at: index) else {
+      print(batch[index])
+      return
+    }
+    json.write(
+      own, of: source, in: batch, at: index, to: &pending, first: count == 0,
+      ndjson: format == .ndjson)
+    flushWhenFull()
+    count += 1
+  }
+
   mutating func print(_ firing: Firing) {
     switch format {
     case .json, .ndjson:
@@ -190,6 +204,10 @@ struct FiringJSONWriter {
   private var triggerDays = ReadingDigits()
   private var startDays = ReadingDigits()
   private var localDays = ReadingDigits()
+  /// The shared text of each alarm printed so far, its place in `shared`, and their bytes.
+  private var sharedPlace: [FiringSource: Int] = [:]
+  private var shared: [SharedJSON] = []
+  private var sharedBytes: [UInt8] = []
   /// The last offset written, and its `+HH:MM`.
   private var lastOffset = Int.min
   private var offsetWord: UInt64 = 0
@@ -206,21 +224,46 @@ struct FiringJSONWriter {
     if ndjson { output.append(UInt8(ascii: "\n")) }
   }
 
+  /// ``write(_:to:first:ndjson:)`` for the firing at `index` of `batch`, whose own values are
+  /// `own`: the text its source's firings share is written once, then copied.
+  mutating func write(
+    _ own: FiringOwnValues, of source: FiringSource, in batch: FiringBatch, at index: Int,
+    to output: inout ByteWriter, first: Bool, ndjson: Bool
+  ) {
+    let place: Int
+    if let known = sharedPlace[source] {
+      place = known
+    } else {
+      place = shared.count
+      shared.append(SharedJSON(batch[index], into: &sharedBytes))
+      sharedPlace[source] = place
+    }
+    if !ndjson { output.append(first ? "\n  " : ",\n  ") }
+    writeJSON(own, shared: shared[place], in: sharedBytes, to: &output)
+    if ndjson { output.append(UInt8(ascii: "\n")) }
+  }
+
   /// The JSON object of one firing, compact: `trigger`, `local`, `uid`, `component`,
-  /// `recurrenceId`,
-  /// `eventStart`, `summary`, `action`, `repeat`, `acknowledged`, `alarmUid`, `snooze`,
-  /// `snoozeOf`, `file` and `id`, in that order.
+  /// `recurrenceId`, `eventStart`, `summary`, `action`, `repeat`, `acknowledged`, `alarmUid`,
+  /// `snooze`, `snoozeOf`, `file` and `id`, in that order.
   mutating func writeJSON(_ firing: Firing, to output: inout ByteWriter) {
+    var bytes: [UInt8] = []
+    let text = SharedJSON(firing, into: &bytes)
+    writeJSON(firing.ownValues, shared: text, in: bytes, to: &output)
+  }
+
+  /// The JSON object of a firing from its own values and the text it shares with its alarm's
+  /// (whose runs are in `bytes`).
+  private mutating func writeJSON(
+    _ own: FiringOwnValues, shared text: SharedJSON, in bytes: [UInt8],
+    to output: inout ByteWriter
+  ) {
     output.append(#"{"trigger":""#)
-    triggerDays.append(firing.trigger.secondsSince1970, to: &output)
+    triggerDays.append(own.trigger.secondsSince1970, to: &output)
     output.append(#"Z","local":""#)
-    appendLocalISO(firing.trigger, to: &output)
-    output.append(#"","uid":"#)
-    output.appendJSONString(firing.uid)
-    output.append(#","component":"#)
-    output.appendJSONString(firing.component)
-    output.append(#","recurrenceId":"#)
-    switch firing.recurrenceID {
+    appendLocalISO(own.trigger, to: &output)
+    output.append(bytes[text.uidToRecurrenceID])
+    switch own.recurrenceID {
     case .instant(let instant):
       output.append(UInt8(ascii: "\""))
       startDays.append(instant.secondsSince1970, to: &output)
@@ -229,32 +272,65 @@ struct FiringJSONWriter {
     case nil: output.append("null")
     }
     output.append(#","eventStart":""#)
-    startDays.append(firing.eventStart.secondsSince1970, to: &output)
+    startDays.append(own.eventStart.secondsSince1970, to: &output)
     output.append(#"Z","summary":"#)
-    Self.appendOptionalString(firing.summary, to: &output)
-    output.append(#","action":"#)
-    output.appendJSONString(firing.action)
-    output.append(#","repeat":"#)
-    output.appendDecimal(firing.repeatIndex)
-    output.append(firing.acknowledged ? #","acknowledged":true"# : #","acknowledged":false"#)
-    output.append(#","alarmUid":"#)
-    Self.appendOptionalString(firing.alarmUID, to: &output)
-    output.append(
-      firing.isSnooze ? #","snooze":true,"snoozeOf":"# : #","snooze":false,"snoozeOf":"#)
-    Self.appendOptionalString(firing.snoozeOf, to: &output)
-    output.append(#","file":"#)
-    output.appendJSONString(firing.file)
-    output.append(#","id":""#)
-    Self.appendID(firing.id, to: &output)
+    output.append(bytes[text.summaryToRepeat])
+    output.appendDecimal(own.repeatIndex)
+    output.append(own.acknowledged ? #","acknowledged":true"# : #","acknowledged":false"#)
+    output.append(bytes[text.alarmUIDToID])
+    Self.appendID(
+      text.idSeed.id(recurrenceID: own.recurrenceID, repeatIndex: own.repeatIndex), to: &output)
     output.append(#""}"#)
   }
 
   /// Appends a JSON string, or `null`.
-  private static func appendOptionalString(_ text: String?, to output: inout ByteWriter) {
+  static func appendOptionalString(_ text: String?, to output: inout ByteWriter) {
     if let text {
       output.appendJSONString(text)
     } else {
       output.append("null")
+    }
+  }
+
+  /// What the JSON of every firing of one alarm of one series shares: three runs of bytes in
+  /// a store, and what its ids hash.
+  struct SharedJSON {
+    /// `","uid":…,"component":…,"recurrenceId":`
+    let uidToRecurrenceID: Range<Int>
+    /// `…,"action":…,"repeat":` (after `"summary":`)
+    let summaryToRepeat: Range<Int>
+    /// `,"alarmUid":…,"snooze":…,"snoozeOf":…,"file":…,"id":"`
+    let alarmUIDToID: Range<Int>
+    let idSeed: FiringIDSeed
+
+    /// Writes `firing`'s shared runs at the end of `store`.
+    init(_ firing: Firing, into store: inout [UInt8]) {
+      var runs = ByteWriter(capacity: 256)
+      runs.append(#"","uid":"#)
+      runs.appendJSONString(firing.uid)
+      runs.append(#","component":"#)
+      runs.appendJSONString(firing.component)
+      runs.append(#","recurrenceId":"#)
+      let first = runs.count
+      FiringJSONWriter.appendOptionalString(firing.summary, to: &runs)
+      runs.append(#","action":"#)
+      runs.appendJSONString(firing.action)
+      runs.append(#","repeat":"#)
+      let second = runs.count
+      runs.append(#","alarmUid":"#)
+      FiringJSONWriter.appendOptionalString(firing.alarmUID, to: &runs)
+      runs.append(
+        firing.isSnooze ? #","snooze":true,"snoozeOf":"# : #","snooze":false,"snoozeOf":"#)
+      FiringJSONWriter.appendOptionalString(firing.snoozeOf, to: &runs)
+      runs.append(#","file":"#)
+      runs.appendJSONString(firing.file)
+      runs.append(#","id":""#)
+      let base = store.count
+      store += runs.bytes
+      uidToRecurrenceID = base..<base + first
+      summaryToRepeat = base + first..<base + second
+      alarmUIDToID = base + second..<store.count
+      idSeed = firing.idSeed
     }
   }
 

@@ -58,7 +58,7 @@ enum OverlappedPrinting {
       } _: {
         printing.withLock { stage in
           let batch = stage.batch
-          for index in 0..<batch.count { stage.printer.print(batch[index]) }
+          for index in 0..<batch.count { stage.printer.print(batch, at: index) }
         }
       }
     }

@@ -40,21 +40,18 @@ public struct Firing: Equatable, Sendable {
 
   /// A stable identifier: the same for the same firing across runs and machines. Worked out
   /// when asked for, so firings that are never printed cost no hashing.
-  public var id: FiringID {
-    // The hash of the UTF-8 of uid NUL recurrence-id NUL alarm-key NUL repeat-index: ids are
-    // promised stable, so these bytes must never change.
-    var hasher = idPrefix
-    switch recurrenceID {
-    case .instant(let instant): hasher.add(instant)
-    case .date(let date): hasher.add(date.description)
-    case nil: break
-    }
-    hasher.add(0)
-    hasher.add(alarm.key)
-    hasher.add(0)
-    hasher.addDecimal(repeatIndex)
-    return FiringID(hasher)
+  public var id: FiringID { idSeed.id(recurrenceID: recurrenceID, repeatIndex: repeatIndex) }
+
+  /// The values that are this firing's own, not its alarm's or its series'.
+  public var ownValues: FiringOwnValues {
+    FiringOwnValues(
+      trigger: trigger, recurrenceID: recurrenceID, eventStart: eventStart,
+      repeatIndex: repeatIndex, acknowledged: acknowledged)
   }
+
+  /// What the id hashes besides the instance and the repeat: the same for every firing of one
+  /// alarm of one series.
+  public var idSeed: FiringIDSeed { FiringIDSeed(prefix: idPrefix, alarmKey: alarm.key) }
 
   init(
     trigger: Instant, origin: FiringOrigin, recurrenceID: RecurrenceID?, eventStart: Instant,
@@ -97,6 +94,37 @@ public struct Firing: Equatable, Sendable {
     // The ids' text is their two words in hex, fixed width: it sorts as the words do.
     let (x, y) = (id, b.id)
     return (x.high, x.low) < (y.high, y.low)
+  }
+}
+
+/// What a firing's id hashes besides its instance and repeat index: its series and its alarm.
+public struct FiringIDSeed: Sendable {
+  /// The hash after the series' identity (its UID) and a NUL.
+  fileprivate let prefix: AlarmIdentifier.Hasher
+  /// Which alarm of the component it is (``AlarmIdentity/key``).
+  fileprivate let alarmKey: String
+
+  init(prefix: AlarmIdentifier.Hasher, alarmKey: String) {
+    self.prefix = prefix
+    self.alarmKey = alarmKey
+  }
+
+  /// The id of the firing of this series and alarm for the instance `recurrenceID` (nil: one
+  /// that does not recur) and the repeat `repeatIndex`.
+  public func id(recurrenceID: RecurrenceID?, repeatIndex: Int) -> FiringID {
+    // The hash of the UTF-8 of uid NUL recurrence-id NUL alarm-key NUL repeat-index: ids are
+    // promised stable, so these bytes must never change.
+    var hasher = prefix
+    switch recurrenceID {
+    case .instant(let instant): hasher.add(instant)
+    case .date(let date): hasher.add(date.description)
+    case nil: break
+    }
+    hasher.add(0)
+    hasher.add(alarmKey)
+    hasher.add(0)
+    hasher.addDecimal(repeatIndex)
+    return FiringID(hasher)
   }
 }
 

@@ -34,8 +34,45 @@ public struct FiringBatch: Sendable {
     }
   }
 
+  /// The firing at `index` as its source and the values that are its own, without making it:
+  /// for output that writes what a source's firings share once. Nil for a firing that shares
+  /// nothing with others (read it with the subscript).
+  public func sharedSource(at index: Int) -> (source: FiringSource, own: FiringOwnValues)? {
+    guard case .found(let series, let found) = entries[index] else { return nil }
+    return (
+      FiringSource(series: series, template: found.template, alarm: found.alarm),
+      FiringOwnValues(
+        trigger: found.trigger, recurrenceID: found.recurrenceID, eventStart: found.eventStart,
+        repeatIndex: found.repeatIndex, acknowledged: found.acknowledged)
+    )
+  }
+
   /// Empties the batch, keeping its storage for the next.
   public mutating func removeAll() {
     entries.removeAll(keepingCapacity: true)
   }
+}
+
+/// One alarm of one series in the batches of one schedule: firings of one source have equal
+/// ``Firing/uid``, ``Firing/component``, ``Firing/file``, ``Firing/summary``,
+/// ``Firing/action``, ``Firing/alarmUID``, ``Firing/snoozeOf``, ``Firing/isSnooze`` and
+/// ``Firing/idSeed``.
+public struct FiringSource: Hashable, Sendable {
+  let series: Int
+  let template: Int
+  let alarm: Int
+}
+
+/// The values of a firing that are its own, not its source's (``FiringBatch/sharedSource(at:)``).
+public struct FiringOwnValues: Sendable {
+  /// ``Firing/trigger``.
+  public let trigger: Instant
+  /// ``Firing/recurrenceID``.
+  public let recurrenceID: RecurrenceID?
+  /// ``Firing/eventStart``.
+  public let eventStart: Instant
+  /// ``Firing/repeatIndex``.
+  public let repeatIndex: Int
+  /// ``Firing/acknowledged``.
+  public let acknowledged: Bool
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ICalendar
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -34,7 +35,7 @@ public final class DAVClient: Sendable {
 
   /// Requests made so far (each retry and redirect counts).
   public var requestCount: Int { counter.withLock { $0 } }
-  private let counter = LockedValue(0)
+  private let counter = Locked(0)
 
   /// A client that authenticates with `credentials`, when given.
   public init(credentials: Credentials?, policy: DAVClientPolicy = DAVClientPolicy()) {

@@ -50,8 +50,11 @@ struct AlarmComponent {
   let repeatInterval: ICalDuration
   let repeatProblem: RepeatProblem?
   /// RFC 9074 ACKNOWLEDGED: when the alarm was last dismissed or snoozed.
-  var acknowledged: DateTimeValue? {
-    component.property(uppercased: "ACKNOWLEDGED").flatMap { DateTimeValue(property: $0) }
+  var acknowledged: DateTimeValue? { Self.acknowledged(of: component) }
+
+  /// RFC 9074 ACKNOWLEDGED of a VALARM: when it was last dismissed or snoozed.
+  static func acknowledged(of valarm: ICalComponent) -> DateTimeValue? {
+    valarm.property(uppercased: "ACKNOWLEDGED").flatMap { DateTimeValue(property: $0) }
   }
 
   /// The name Thunderbird gives a pending snooze on the item, followed by `-<microseconds>` of

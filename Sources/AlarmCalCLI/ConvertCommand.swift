@@ -55,14 +55,15 @@ enum ConvertCommand {
       valued: ["output", "to", "shape", "tz", "now", "max-file-size"], flags: ["strict"],
       aliases: ["o": "output"],
       context: context
-    ) { (parsed) throws(UsageError) in try validate(parsed, context: context) }
+    ) { (parsed) throws(UsageError) in try parseOptions(parsed, context: context) }
     switch outcome {
     case .exit(let status): return status
     case .run(let options): return convert(options, context: context)
     }
   }
 
-  private static func validate(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError)
+  private static func parseOptions(_ parsed: ParsedArguments, context: ToolContext)
+    throws(UsageError)
     -> Options
   {
     guard let input = parsed.positionals.first else { throw UsageError("missing INPUT") }

@@ -483,4 +483,45 @@ extension SchedulerTests {
     #expect(firings.map(\.id) == expected.map(\.id))
     #expect(batched.lateWarnings.map(\.description) == late.map(\.description))
   }
+
+  @Test(
+    "a batch's shared source and own values give back the firing: firings of one source share their text and id seed",
+    arguments: ["dst.ics", "overrides.ics", "thisandfuture.ics", "ack.ics", "exdate-rdate.ics"])
+  func sharedSources(_ fixture: String) throws {
+    let text = try fixtureText("schedule/\(fixture)")
+    let zone = try #require(TimeZoneRules(identifier: "Europe/Berlin"))
+    var schedule = try FiringSchedule.reading(text, name: fixture, zone: zone, workLimit: 5_000)
+    schedule.startFirings(
+      from: try instant("20000101T000000Z"), to: try instant("20300101T000000Z"), limit: nil)
+    var firstOfSource: [FiringSource: Firing] = [:]
+    var shared = 0
+    var batch = FiringBatch()
+    repeat {
+      batch.removeAll()
+      schedule.nextFirings(max: 7, into: &batch)
+      for index in 0..<batch.count {
+        let firing = batch[index]
+        guard let (source, own) = batch.sharedSource(at: index) else { continue }
+        shared += 1
+        #expect(own.trigger == firing.trigger && own.eventStart == firing.eventStart)
+        #expect(own.recurrenceID == firing.recurrenceID && own.repeatIndex == firing.repeatIndex)
+        #expect(own.acknowledged == firing.acknowledged)
+        #expect(firing.ownValues.trigger == own.trigger)
+        let first = firstOfSource[source] ?? firing
+        firstOfSource[source] = first
+        // What the JSON printer writes once per source must hold for each of its firings.
+        #expect(
+          [first.uid, first.component, first.file, first.action]
+            == [firing.uid, firing.component, firing.file, firing.action])
+        #expect(
+          [first.summary, first.alarmUID, first.snoozeOf]
+            == [firing.summary, firing.alarmUID, firing.snoozeOf])
+        #expect(first.isSnooze == firing.isSnooze)
+        #expect(
+          first.idSeed.id(recurrenceID: own.recurrenceID, repeatIndex: own.repeatIndex)
+            == firing.id)
+      }
+    } while !batch.isEmpty
+    #expect(shared > 0)
+  }
 }

@@ -1,6 +1,6 @@
 """A loopback HTTP server that answers every request with a hostile body, by path.
 
-/huge: 207 with an endless XML body (64 KiB chunks, no Content-Length); /truncated: 207 cut
+/huge: 207 with a 64 MiB XML body (64 KiB chunks, no Content-Length, no end tag); /truncated: 207 cut
 off mid-element; /bomb: 207 with the billion laughs; /html: 207 with an HTML page;
 /redirect: 301 to another host; /flaky: 503 every time; /cut-headers: a status line, then
 the connection closes (FoundationNetworking ends the process on this one); /status/NNN/...:
@@ -34,11 +34,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(b'<multistatus xmlns="DAV:">')
             chunk = b"<response><href>/x</href></response>" * 1800
+            # 64 MiB: far past any bound a test sets, yet finite, so a client slowed down
+            # (ThreadSanitizer) cannot be handed data faster than it frees it, without end.
             try:
-                while True:
+                for _ in range((64 << 20) // len(chunk)):
                     self.wfile.write(chunk)
             except OSError:
-                return
+                pass
+            return
         bodies = {
             "/truncated": (207, b'<multistatus xmlns="DAV:"><response><href>/a'),
             "/bomb": (207, BOMB),

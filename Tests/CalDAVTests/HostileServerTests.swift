@@ -19,7 +19,7 @@ struct HostileServerTests {
     return (CalDAVSession(client: client), client)
   }
 
-  @Test("an endless body is cut off at the bound")
+  @Test("a body far past the bound is cut off at the bound")
   func huge() throws {
     try HostileServer.withServer { base in
       let (session, _) = session()

@@ -57,13 +57,12 @@ struct FiringPrinter: ~Copyable {
   /// Prints the firing at `index` of `batch`; JSON writes what the firings of one alarm share
   /// once, and copies it after.
   mutating func print(_ batch: FiringBatch, at index: Int) {
-    guard format != .text, let (source, own) = batch.sharedSource(at: index) else {
-      print(batch[index])
-      return
+    switch format {
+    case .json, .ndjson:
+      json.write(batch, at: index, to: &pending, first: count == 0, ndjson: format == .ndjson)
+    case .text:
+      text.write(batch[index], to: &pending)
     }
-    json.write(
-      own, of: source, in: batch, at: index, to: &pending, first: count == 0,
-      ndjson: format == .ndjson)
     flushWhenFull()
     count += 1
   }
@@ -224,12 +223,15 @@ struct FiringJSONWriter {
     if ndjson { output.append(UInt8(ascii: "\n")) }
   }
 
-  /// ``write(_:to:first:ndjson:)`` for the firing at `index` of `batch`, whose own values are
-  /// `own`: the text its source's firings share is written once, then copied.
+  /// ``write(_:to:first:ndjson:)`` for the firing at `index` of `batch`: the text its source's
+  /// firings share is written once, then copied.
   mutating func write(
-    _ own: FiringOwnValues, of source: FiringSource, in batch: FiringBatch, at index: Int,
-    to output: inout ByteWriter, first: Bool, ndjson: Bool
+    _ batch: FiringBatch, at index: Int, to output: inout ByteWriter, first: Bool, ndjson: Bool
   ) {
+    guard let (source, own) = batch.sharedSource(at: index) else {
+      write(batch[index], to: &output, first: first, ndjson: ndjson)
+      return
+    }
     let place: Int
     if let known = sharedPlace[source] {
       place = known

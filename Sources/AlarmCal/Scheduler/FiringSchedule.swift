@@ -84,7 +84,7 @@ public struct FiringSchedule {
       let (root, children) = piece
       var reader = readers[builderIndex[root]]
       var items: [SeriesBuilder.ReadItem] = []
-      // Reserved at once: grown by doubling, the pieces' items held up to half again as much.
+      // Sized once: an array grown by doubling can hold up to twice the room its items need.
       items.reserveCapacity(children.count)
       ICalendarReader.children(children, of: root, in: outline, bytes: bytes) { child in
         if let item = SeriesBuilder.read(child, with: &reader) { items.append(item) }

@@ -1,10 +1,11 @@
 import ICalendar
 
 /// Importing a VTODO as a task (RFC 5545 §3.6.2): its DUE is the deadline, STATUS:COMPLETED,
-/// COMPLETED or PERCENT-COMPLETE:100 marks it done, DESCRIPTION holds the notes, and the first alarm that rings a whole
-/// number of minutes from four weeks before to a day after the deadline (a trigger related to
-/// the end, which for a VTODO is its DUE, §3.8.6.3; or any trigger that lands there) is the
-/// reminder. What a task cannot hold is kept another way or reported:
+/// COMPLETED or PERCENT-COMPLETE:100 marks it done, DESCRIPTION holds the notes, and the first
+/// alarm that rings a whole number of minutes from four weeks before to a day after the
+/// deadline (a trigger related to the end, which for a VTODO is its DUE, §3.8.6.3; or any
+/// trigger that lands there) is the reminder. What a task cannot hold is kept another way or
+/// reported:
 /// - other alarms become one-shot alarms `UID#n` (n: the alarm's place in the task);
 /// - DTSTART+DURATION without DUE gives the deadline, and the start is reported;
 /// - RRULE, RDATE, EXDATE, an earlier DTSTART, PRIORITY and PERCENT-COMPLETE are reported.
@@ -267,7 +268,7 @@ private struct TaskDeadline {
   }
 
   /// The instant it is due.
-  var instant: Instant
+  let instant: Instant
 
   /// `2027-03-26T11:00 America/New_York`, or `2027-03-26` for a day.
   var text: String {

@@ -27,12 +27,12 @@ enum OverlappedPrinting {
   /// ``FiringSchedule/startFirings(from:to:limit:)``) and ends the output as
   /// ``FiringPrinter/end(sayWhenEmpty:)`` does; returns the warnings found on the way.
   static func printAll(
-    of schedule: sending FiringSchedule, with printer: consuming sending FiringPrinter,
+    of schedule: consuming sending FiringSchedule, with printer: consuming sending FiringPrinter,
     sayWhenEmpty: Bool
   ) -> [SchedulerWarning] {
     // Each stage's state sits behind a Mutex only so the compiler can see that the two stages
     // share nothing: within a step each lock is taken by one stage alone.
-    let finding = Mutex(Finding(schedule: schedule))
+    let finding = Mutex(Finding(schedule: consume schedule))
     let printing = Mutex(Printing(printer: printer))
     finding.withLock { $0.schedule.nextFirings(max: batchSize, into: &$0.batch) }
     while true {

@@ -122,7 +122,7 @@ enum UpcomingCommand {
       }
       do {
         // Each event becomes its series as soon as it is read.
-        try schedule.read(bytes, file: file)
+        try schedule.read(consume bytes, file: file)
       } catch {
         err.write("\(name):\(error.line): \(error.message)\n")
         failed = true
@@ -144,7 +144,8 @@ enum UpcomingCommand {
     printer.begin()
     schedule.startFirings(from: options.from, to: options.to, limit: options.limit)
     // "No alarms in this window." would be false next to a file that could not be read.
-    let late = OverlappedPrinting.printAll(of: schedule, with: printer, sayWhenEmpty: !failed)
+    let late = OverlappedPrinting.printAll(
+      of: consume schedule, with: printer, sayWhenEmpty: !failed)
     for warning in late { err.write("warning: \(warning)\n") }
     return failed ? .problemsFound : .success
   }
@@ -177,7 +178,7 @@ enum UpcomingCommand {
       return .failure(Stopped(.badData))
     }
     do {
-      try schedule.read(bytes, file: collection.absoluteString)
+      try schedule.read(consume bytes, file: collection.absoluteString)
     } catch {
       context.standardError.write(
         "alarmcal: error: \(collection.absoluteString):\(error.line): \(error.message)\n")

@@ -54,7 +54,11 @@ public struct FiringSchedule {
   /// The text is read twice: first each calendar's own properties and VTIMEZONEs (the times
   /// its events are read in, wherever in the file they stand), then its events one at a time,
   /// each becoming part of its series as it comes, so a large file's tree never sits in memory.
-  public mutating func read(_ bytes: [UInt8], file name: String) throws(ICalendarSyntaxError) {
+  /// The text is let go of once read, before the series are made: pass it with `consume` when
+  /// it is not needed after.
+  public mutating func read(_ bytes: consuming [UInt8], file name: String)
+    throws(ICalendarSyntaxError)
+  {
     guard let outline = ICalendarReader.calendarsAndZones(bytes) else {
       _ = try ICalendarReader.read(bytes)  // throws the reason
       return
@@ -80,17 +84,19 @@ public struct FiringSchedule {
     let pieces = outline.pieces().filter { builderOfRoot[$0.root] >= 0 }
     let readers = builders.map(\.itemReader)
     let builderIndex = builderOfRoot
+    let text = consume bytes
     var read = ParallelWork.map(pieces) { piece in
       let (root, children) = piece
       var reader = readers[builderIndex[root]]
       var items: [SeriesBuilder.ReadItem] = []
       // Sized once: an array grown by doubling can hold up to twice the room its items need.
       items.reserveCapacity(children.count)
-      ICalendarReader.children(children, of: root, in: outline, bytes: bytes) { child in
+      ICalendarReader.children(children, of: root, in: outline, bytes: text) { child in
         if let item = SeriesBuilder.read(child, with: &reader) { items.append(item) }
       }
       return items
     }
+    _ = consume text
     for index in pieces.indices {
       let builder = builderOfRoot[pieces[index].root]
       for item in read[index] { builders[builder].add(item) }

@@ -67,17 +67,6 @@ struct FiringPrinter: ~Copyable {
     count += 1
   }
 
-  mutating func print(_ firing: Firing) {
-    switch format {
-    case .json, .ndjson:
-      json.write(firing, to: &pending, first: count == 0, ndjson: format == .ndjson)
-    case .text:
-      text.write(firing, to: &pending)
-    }
-    flushWhenFull()
-    count += 1
-  }
-
   /// Closes the output; an empty text table says so when `sayWhenEmpty`.
   mutating func end(sayWhenEmpty: Bool = true) {
     switch format {

@@ -25,8 +25,8 @@ import Testing
     return schedule
   }
 
-  /// Prints a month of the schedule's firings, more than one block of output, and returns the
-  /// text with the firings in the order printed.
+  /// Prints a month of the schedule's firings in batches, as `upcoming` does, more than one
+  /// block of output, and returns the text with the firings in the order printed.
   private func printed(_ format: FiringFormat) throws -> (text: String, firings: [Firing]) {
     let zone = try #require(TimeZoneRules(identifier: "Europe/Berlin"))
     let from = Instant(secondsSince1970: 1_796_198_400)  // 2026-12-02T08:00:00Z
@@ -36,9 +36,16 @@ import Testing
       format: format, zone: zone, now: from, colour: false, sink: captured)
     printer.begin()
     var firings: [Firing] = []
-    _ = schedule.firings(from: from, to: from.adding(seconds: 30 * 86_400), limit: nil) {
-      printer.print($0)
-      firings.append($0)
+    schedule.startFirings(from: from, to: from.adding(seconds: 30 * 86_400), limit: nil)
+    var batch = FiringBatch()
+    while true {
+      batch.removeAll()
+      schedule.nextFirings(max: 512, into: &batch)
+      guard !batch.isEmpty else { break }
+      for index in 0..<batch.count {
+        printer.print(batch, at: index)
+        firings.append(batch[index])
+      }
     }
     printer.end()
     return (captured.text, firings)

@@ -1,11 +1,11 @@
 """A loopback HTTP server that answers every request with a hostile body, by path.
 
-/huge: 207 with a 64 MiB XML body (64 KiB chunks, no Content-Length, no end tag);
+/huge: 207 with a 64 MiB XML body (chunks of about 64 KiB, no Content-Length, no end tag);
 /truncated: 207 cut off mid-element; /bomb: 207 with the billion laughs; /html: 207 with an
-HTML page; /redirect: 301 to another host; /flaky: 503 every time; /cut-headers: a status line, then
-the connection closes (FoundationNetworking ends the process on this one); /status/NNN/...:
-that status. With `--tls CERT KEY` it speaks HTTPS with that certificate. Prints its port,
-then serves.
+HTML page; /redirect: 301 to another host; /flaky: 503 every time; /cut-headers: a status
+line, then the connection closes (FoundationNetworking ends the process on this one);
+/status/NNN/...: that status. With `--tls CERT KEY` it speaks HTTPS with that certificate.
+Prints its port, then serves.
 """
 
 import http.server

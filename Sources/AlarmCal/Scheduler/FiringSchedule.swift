@@ -84,6 +84,8 @@ public struct FiringSchedule {
     let pieces = outline.pieces().filter { builderOfRoot[$0.root] >= 0 }
     let readers = builders.map(\.itemReader)
     let builderIndex = builderOfRoot
+    // A consuming parameter cannot be captured by the pieces' closure; a local can, and goes
+    // where it is consumed below.
     let text = consume bytes
     var read = ParallelWork.map(pieces) { piece in
       let (root, children) = piece

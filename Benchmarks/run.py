@@ -9,6 +9,9 @@
   Benchmarks/run.py --only W4,W5    only those workloads (any of W1-W6, comma-separated), with
                                     only the inputs they need; a partial table is written only
                                     where --out says (it never replaces BENCHMARKS.md unasked)
+  Benchmarks/run.py --baseline REV  also times alarmcal as built at git revision REV (say
+                                    0871b1b, the engine before issue 16) on W1-W5, in the same
+                                    run: a host's speed swings, a build beside it does not
 
 Workloads (now = 2026-12-02T08:00:00Z): W1 the next 64 firings; W2 every firing in 7 days;
 W3 every firing in one year (printed, piped to a counter); W4 `convert` of 100,000 alarms to
@@ -124,6 +127,8 @@ def main():
     parser.add_argument("--venv", default="/tmp/alarmcal-bench-venv")
     parser.add_argument("--out", help="the table (default BENCHMARKS.md; none with --only)")
     parser.add_argument("--only", help="comma-separated workloads to run, e.g. W4,W5")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also time alarmcal built at this git revision on W1-W5")
     args = parser.parse_args()
     only = set(WORKLOADS)
     if args.only:
@@ -147,6 +152,8 @@ def main():
     flags = sh(["pkg-config", "--cflags", "--libs", "libical"]).split()
     subprocess.run(["cc", "-O2", "-o", floor, str(ROOT / "Benchmarks/floor/libical-floor.c")]
                    + flags, check=True)
+    baseline = build_baseline(args.baseline, work) if args.baseline else None
+    baseline_tool = f"alarmcal {args.baseline}"
     python = None
     if not args.smoke:
         print("== installing the Python peers", flush=True)
@@ -196,6 +203,10 @@ def main():
                 "W3": [floor, f, "--from", NOW, "--to", YEAR, "--print"],
             },
         }
+        if baseline:
+            tools[baseline_tool] = {
+                workload: [baseline] + command[1:] for workload, command in tools["alarmcal"].items()
+            }
         if python:
             rie = [python, str(ROOT / "Benchmarks/peers/rie_firings.py"), f, "--from", NOW]
             query = [f"{args.venv}/bin/ics-query", "between", "--tz", "UTC", "-c", "VALARM"]
@@ -263,23 +274,29 @@ def main():
             ("W4", f"{alarm_count:,} alarms → .ics", [
                 ("alarmcal", [alarmcal, "convert", str(alarms), "-o", str(ics), "--now", NOW]),
                 ("python icalendar", [python, str(peers / "icalendar_write.py"), str(alarms),
-                                      str(peer_ics), "--now", NOW])]),
+                                      str(peer_ics), "--now", NOW]),
+                (baseline_tool, [baseline, "convert", str(alarms), "-o",
+                                 str(work / "alarms-baseline.ics"), "--now", NOW])]),
             ("W4", f"{alarm_count:,} alarms .ics →", [
                 ("alarmcal", [alarmcal, "convert", str(ics), "-o", str(back), "--now", NOW]),
                 ("python icalendar", [python, str(peers / "icalendar_read.py"), str(ics),
-                                      str(peer_back)])]),
+                                      str(peer_back)]),
+                (baseline_tool, [baseline, "convert", str(ics), "-o",
+                                 str(work / "alarms-back-baseline.json"), "--now", NOW])]),
             ("W5", f"validate weekly {sizes[-1]:,}", [
                 ("alarmcal", [alarmcal, "validate", str(inputs[sizes[-1]]), "--now", NOW]),
                 ("python icalendar", [python, str(peers / "icalendar_parse.py"),
-                                      str(inputs[sizes[-1]])])])]:
+                                      str(inputs[sizes[-1]])]),
+                (baseline_tool, [baseline, "validate", str(inputs[sizes[-1]]), "--now", NOW])])]:
         if workload not in only:
             continue
         for tool, command in commands:
-            if tool != "alarmcal" and not python:
+            if (tool == "python icalendar" and not python) or (
+                    tool == baseline_tool and not baseline):
                 continue
             limit = args.limit if tool != "alarmcal" else max(args.limit, 3600)
             outcome = measure(command, None, runs, limit)
-            if workload == "W5" and tool == "alarmcal" and outcome.note == "exit 1":
+            if workload == "W5" and tool.startswith("alarmcal") and outcome.note == "exit 1":
                 outcome = Outcome(note="errors found")
             results.append((workload, label, tool, outcome))
             shown = outcome.note or f"{outcome.seconds:.2f} s, {outcome.rss_mb:.0f} MB"
@@ -309,6 +326,24 @@ def main():
     return 1 if failures else 0
 
 
+def build_baseline(revision, work):
+    """Builds alarmcal (release) from git revision `revision`, unpacked under `work`; returns the
+    binary's path. The repository itself is not touched (no worktree, no checkout)."""
+    commit = sh(["git", "rev-parse", "--verify", revision + "^{commit}"], cwd=ROOT).strip()
+    tree = work / f"baseline-{commit[:12]}"
+    if not (tree / "Package.swift").exists():
+        print(f"== unpacking {revision} ({commit[:12]}) into {tree}", flush=True)
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "archive", commit], cwd=ROOT, check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    print(f"== building alarmcal at {revision} (release)", flush=True)
+    subprocess.run(["swift", "build", "-c", "release", "--product", "alarmcal"], cwd=tree,
+                   check=True, stdout=subprocess.DEVNULL)
+    return sh(["swift", "build", "-c", "release", "--show-bin-path"], cwd=tree).strip() + \
+        "/alarmcal"
+
+
 def cell(outcome):
     if outcome.note:
         return outcome.note, ""
@@ -334,7 +369,8 @@ def write_report(path, results, runs, limit):
         "property parsed and decoded, which is no validation);",
         "`Benchmarks/peers/README.md` gives their exact command lines and what each leaves out.",
         f"A peer run longer than {limit:.0f} s is stopped and reported \"over the limit\", and",
-        "not run at larger sizes.",
+        "not run at larger sizes. A tool named `alarmcal REV` is this project built at an",
+        "earlier git revision (`--baseline REV`), timed in the same run.",
         "",
         "| workload | input | tool | time | peak RSS | firings | alarmcal ÷ tool (time) |",
         "|---|---|---|---|---|---|---|",

@@ -10,8 +10,8 @@
                                     only the inputs they need; a partial table is written only
                                     where --out says (it never replaces BENCHMARKS.md unasked)
   Benchmarks/run.py --baseline REV  also times alarmcal as built at git revision REV (say
-                                    0871b1b, the engine before issue 16) on W1-W5, in the same
-                                    run: a host's speed swings, a build beside it does not
+                                    29c743e, the last commit before issue 16) on W1-W5, in the
+                                    same run: a host's speed swings, a build beside it does not
 
 Workloads (now = 2026-12-02T08:00:00Z): W1 the next 64 firings; W2 every firing in 7 days;
 W3 every firing in one year (printed, piped to a counter); W4 `convert` of 100,000 alarms to
@@ -144,10 +144,7 @@ def main():
     work.mkdir(parents=True, exist_ok=True)
 
     print("== building alarmcal (release) and the libical floor", flush=True)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "alarmcal"], cwd=ROOT,
-                   check=True, stdout=subprocess.DEVNULL)
-    alarmcal = sh(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT).strip()
-    alarmcal += "/alarmcal"
+    alarmcal = build_alarmcal(ROOT)
     floor = str(work / "libical-floor")
     flags = sh(["pkg-config", "--cflags", "--libs", "libical"]).split()
     subprocess.run(["cc", "-O2", "-o", floor, str(ROOT / "Benchmarks/floor/libical-floor.c")]
@@ -338,9 +335,14 @@ def build_baseline(revision, work):
                                  capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
     print(f"== building alarmcal at {revision} (release)", flush=True)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "alarmcal"], cwd=tree,
+    return build_alarmcal(tree)
+
+
+def build_alarmcal(package):
+    """Builds alarmcal (release) in the package at `package`; returns the binary's path."""
+    subprocess.run(["swift", "build", "-c", "release", "--product", "alarmcal"], cwd=package,
                    check=True, stdout=subprocess.DEVNULL)
-    return sh(["swift", "build", "-c", "release", "--show-bin-path"], cwd=tree).strip() + \
+    return sh(["swift", "build", "-c", "release", "--show-bin-path"], cwd=package).strip() + \
         "/alarmcal"
 
 

@@ -11,7 +11,8 @@
                                     where --out says (it never replaces BENCHMARKS.md unasked)
   Benchmarks/run.py --baseline REV  also times alarmcal as built at git revision REV (say
                                     29c743e, the last commit before issue 16) on W1-W5, in the
-                                    same run: a host's speed swings, a build beside it does not
+                                    same run, its runs taking turns with alarmcal's: a host's
+                                    speed swings, a build beside it does not
 
 Workloads (now = 2026-12-02T08:00:00Z): W1 the next 64 firings; W2 every firing in 7 days;
 W3 every firing in one year (printed, piped to a counter); W4 `convert` of 100,000 alarms to
@@ -89,16 +90,36 @@ def measure_once(command, counter, limit):
 
 
 def measure(command, counter, runs, limit):
-    outcomes = []
+    return measure_alternating([("only", command, counter, limit)], runs)["only"]
+
+
+def measure_alternating(entries, runs):
+    """Measures each (name, command, counter, limit) of entries runs times, one run of each in
+    turn, so that all are timed over the same stretch (this project's usual host drifts by half
+    its speed within an hour); returns {name: Outcome}. A tool that fails or goes over its limit
+    is not run again; one whose run took over 60 s is run once (its noise is small beside it)."""
+    outcomes = {name: [] for name, *_ in entries}
+    stopped = {}
     for _ in range(runs):
-        outcome = measure_once(command, counter, limit)
-        outcomes.append(outcome)
-        if outcome.note:
-            return outcome
-        if outcome.seconds > 60:  # a slow run's noise is small beside it: one run is enough
-            break
-    return Outcome(statistics.median(o.seconds for o in outcomes),
-                   max(o.rss_mb for o in outcomes), outcomes[-1].count)
+        for name, command, counter, limit in entries:
+            if name in stopped:
+                continue
+            outcome = measure_once(command, counter, limit)
+            if outcome.note:
+                stopped[name] = outcome
+                continue
+            outcomes[name].append(outcome)
+            if outcome.seconds > 60:
+                stopped[name] = None
+    results = {}
+    for name, *_ in entries:
+        runs_made = outcomes[name]
+        if not runs_made:
+            results[name] = stopped[name]
+            continue
+        results[name] = Outcome(statistics.median(o.seconds for o in runs_made),
+                                max(o.rss_mb for o in runs_made), runs_made[-1].count)
+    return results
 
 
 def machine():
@@ -220,8 +241,13 @@ def main():
             }
         return tools
 
+    def commands_of_baseline(path, workload):
+        return workloads(path)[baseline_tool][workload]
+
     results = []  # (workload, input, tool, Outcome)
     over = set()  # (tool, workload) over the limit at a smaller size: larger sizes are too
+    # The baseline build's outcome, measured in alternation with alarmcal's, until its turn.
+    paired = {}
     for label, path in ([(f"weekly {size:,}", inputs[size]) for size in sizes] + [
             (f"mixed {mixed.name.split('-')[1][:-4]}", mixed)] if firings else []):
         for tool, commands in workloads(path).items():
@@ -233,7 +259,18 @@ def main():
                     continue
                 counter = count_valarms if tool == "ics-query" else count_lines
                 limit = args.limit if tool != "alarmcal" else max(args.limit, 3600)
-                outcome = measure(command, counter, runs, limit)
+                if tool == baseline_tool and (label, workload) in paired:
+                    outcome = paired.pop((label, workload))
+                elif tool == "alarmcal" and baseline and (baseline_tool, workload) not in over:
+                    # alarmcal and its baseline build take turns, run by run.
+                    both = measure_alternating(
+                        [("alarmcal", command, counter, limit),
+                         ("baseline", commands_of_baseline(path, workload), counter, limit)],
+                        runs)
+                    outcome = both["alarmcal"]
+                    paired[(label, workload)] = both["baseline"]
+                else:
+                    outcome = measure(command, counter, runs, limit)
                 if outcome.note and outcome.note.startswith("over"):
                     over.add((tool, workload))
                 results.append((workload, label, tool, outcome))
@@ -287,12 +324,18 @@ def main():
                 (baseline_tool, [baseline, "validate", str(inputs[sizes[-1]]), "--now", NOW])])]:
         if workload not in only:
             continue
+        # alarmcal and its baseline build take turns, run by run.
+        both = {}
+        if baseline:
+            both = measure_alternating(
+                [(tool, command, None, max(args.limit, 3600) if tool == "alarmcal" else args.limit)
+                 for tool, command in commands if tool in ("alarmcal", baseline_tool)], runs)
         for tool, command in commands:
             if (tool == "python icalendar" and not python) or (
                     tool == baseline_tool and not baseline):
                 continue
             limit = args.limit if tool != "alarmcal" else max(args.limit, 3600)
-            outcome = measure(command, None, runs, limit)
+            outcome = both[tool] if tool in both else measure(command, None, runs, limit)
             if workload == "W5" and tool.startswith("alarmcal") and outcome.note == "exit 1":
                 outcome = Outcome(note="errors found")
             results.append((workload, label, tool, outcome))
@@ -372,7 +415,8 @@ def write_report(path, results, runs, limit):
         "`Benchmarks/peers/README.md` gives their exact command lines and what each leaves out.",
         f"A peer run longer than {limit:.0f} s is stopped and reported \"over the limit\", and",
         "not run at larger sizes. A tool named `alarmcal REV` is this project built at an",
-        "earlier git revision (`--baseline REV`), timed in the same run.",
+        "earlier git revision (`--baseline REV`), timed in the same run, its runs taking turns",
+        "with alarmcal's.",
         "",
         "| workload | input | tool | time | peak RSS | firings | alarmcal ÷ tool (time) |",
         "|---|---|---|---|---|---|---|",

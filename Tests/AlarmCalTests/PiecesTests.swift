@@ -61,6 +61,69 @@ import Testing
     #expect(zip(whole, whole.dropFirst()).allSatisfy { $0.trigger <= $1.trigger })
   }
 
+  /// A large calendar of daily events at 09:00 in "Custom/Nine" (UTC+9, known only from its
+  /// VTIMEZONE) and floating ones at 09:00 in the calendar's X-WR-TIMEZONE, Asia/Tokyo; the
+  /// VTIMEZONE and X-WR-TIMEZONE before the events or after them, and `header` lines between
+  /// the calendar's properties and its first event.
+  static func zoned(_ count: Int, zonesFirst: Bool, header: [String] = []) -> String {
+    let zone = [
+      "BEGIN:VTIMEZONE", "TZID:Custom/Nine", "BEGIN:STANDARD", "DTSTART:19700101T000000",
+      "TZOFFSETFROM:+0900", "TZOFFSETTO:+0900", "END:STANDARD", "END:VTIMEZONE",
+    ]
+    var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//alarmcal//pieces//EN"]
+    if zonesFirst { lines += ["X-WR-TIMEZONE:Asia/Tokyo"] + zone }
+    lines += header
+    for index in 0..<count {
+      let start = index % 2 == 0 ? "DTSTART;TZID=Custom/Nine:" : "DTSTART:"
+      lines += [
+        "BEGIN:VEVENT", "UID:zoned-\(index)", "DTSTAMP:20260101T000000Z",
+        start + "20260101T090000", "RRULE:FREQ=DAILY", "BEGIN:VALARM", "ACTION:DISPLAY",
+        "DESCRIPTION:\(index)", "TRIGGER:-PT\(index % 50)M", "END:VALARM", "END:VEVENT",
+      ]
+    }
+    if !zonesFirst { lines += ["X-WR-TIMEZONE:Asia/Tokyo"] + zone }
+    lines.append("END:VCALENDAR")
+    return lines.joined(separator: "\r\n") + "\r\n"
+  }
+
+  /// Each firing's id and trigger in a day from `testNow`, and the schedule's warnings.
+  static func day(of text: String) throws -> (firings: [String], warnings: [String]) {
+    var schedule = try FiringSchedule.reading(text, name: "z.ics", zone: .utc)
+    var found: [String] = []
+    _ = schedule.firings(from: testNow, to: testNow.adding(seconds: 86_400), limit: nil) {
+      found.append("\($0.id) \($0.trigger)")
+    }
+    return (found, schedule.warnings.map(\.description))
+  }
+
+  @Test("a VTIMEZONE or X-WR-TIMEZONE after a large calendar's events still places them")
+  func zonesAfterTheEvents() throws {
+    let count = 6_000
+    let first = try Self.day(of: Self.zoned(count, zonesFirst: true))
+    let last = try Self.day(of: Self.zoned(count, zonesFirst: false))
+    #expect(first.warnings.isEmpty)
+    #expect(first.firings.count == count)
+    // Every event rings at 00:00 UTC (09:00 at +09:00) less its trigger's minutes.
+    #expect(first.firings.allSatisfy { $0.hasSuffix("T00:00:00Z") || $0.contains("T23:") })
+    #expect(last.warnings.count == 0)
+    let sameFirings = last.firings == first.firings
+    #expect(sameFirings)
+  }
+
+  @Test("an event before a large calendar's first BEGIN:VEVENT line is read too")
+  func eventBeforeTheFirstCut() throws {
+    let count = 6_000
+    let early = [
+      "begin:vevent", "UID:early", "DTSTAMP:20260101T000000Z", "DTSTART:20261202T120000Z",
+      "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:early", "TRIGGER:PT0S", "END:VALARM",
+      "end:vevent",
+    ]
+    let read = try Self.day(of: Self.zoned(count, zonesFirst: true, header: early))
+    #expect(read.warnings.isEmpty)
+    #expect(read.firings.count == count + 1)
+    #expect(read.firings.contains { $0.hasSuffix("2026-12-02T12:00:00Z") })
+  }
+
   @Test("a large calendar read in pieces is the tree a reading in one pass gives")
   func readInPieces() throws {
     let bytes = Array(Self.calendar(12_000).text.utf8)

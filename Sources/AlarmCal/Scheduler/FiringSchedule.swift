@@ -51,14 +51,20 @@ public struct FiringSchedule {
   /// Reads one calendar file's text (UTF-8) and adds its series; nothing of the file is added
   /// when it cannot be read.
   ///
-  /// The text is read twice: first each calendar's own properties and VTIMEZONEs (the times
-  /// its events are read in, wherever in the file they stand), then its events one at a time,
-  /// each becoming part of its series as it comes, so a large file's tree never sits in memory.
-  /// The text is let go of once read, before the series are made: pass it with `consume` when
-  /// it is not needed after.
+  /// A large file of one VCALENDAR whose VTIMEZONEs come before its events is read once, in
+  /// segments at once (``ICalendarReader/segments(_:)``). Any other is read twice: first each
+  /// calendar's own properties and VTIMEZONEs (the times its events are read in, wherever in
+  /// the file they stand), then its events in pieces at once. Either way each event becomes
+  /// part of its series as it comes, so a large file's tree never sits in memory. The text is
+  /// let go of once read, before the series are made: pass it with `consume` when it is not
+  /// needed after.
   public mutating func read(_ bytes: consuming [UInt8], file name: String)
     throws(ICalendarSyntaxError)
   {
+    if let segments = ICalendarReader.segments(bytes), segments.root.name == "VCALENDAR" {
+      guard let unread = readSegments(segments, of: consume bytes, file: name) else { return }
+      bytes = unread
+    }
     guard let outline = ICalendarReader.calendarsAndZones(bytes) else {
       _ = try ICalendarReader.read(bytes)  // throws the reason
       return
@@ -104,13 +110,54 @@ public struct FiringSchedule {
       for item in read[index] { builders[builder].add(item) }
       read[index] = []
     }
-    for index in builders.indices {
-      let built = builders[index].finish()
-      // The first calendar's walks are taken as they are: a copy would hold them twice.
-      if walks.isEmpty { walks = built.walks } else { walks += built.walks }
-      warnings += built.warnings
-    }
+    for index in builders.indices { take(&builders[index]) }
     fileCount += 1
+  }
+
+  /// Takes a builder's walks and warnings, once every component of its calendar is added.
+  private mutating func take(_ builder: inout SeriesBuilder) {
+    let built = builder.finish()
+    // The first calendar's walks are taken as they are: a copy would hold them twice.
+    if walks.isEmpty { walks = built.walks } else { walks += built.walks }
+    warnings += built.warnings
+  }
+
+  /// ``read(_:file:)`` of a large file of one VCALENDAR, its segments read at once with no
+  /// pass over the text before; nil once read, or the text back, with nothing added, when a
+  /// segment does not read as the same lines would in one pass (the file is then read in the
+  /// outline's pieces).
+  private mutating func readSegments(
+    _ segments: CalendarSegments, of bytes: consuming [UInt8], file name: String
+  ) -> [UInt8]? {
+    var builder = SeriesBuilder(
+      file: name, fileIndex: fileCount,
+      times: CalendarTimes(calendar: segments.root, defaultZone: defaultZone),
+      workLimit: workLimit, includeDue: includeDue)
+    let reader = builder.itemReader
+    let text = consume bytes
+    var read = ParallelWork.map(Array(0..<segments.count)) { index in
+      var reader = reader
+      var items: [SeriesBuilder.ReadItem] = []
+      let whole = segments.read(index, of: text) { child in
+        if let item = SeriesBuilder.read(child, with: &reader) { items.append(item) }
+      }
+      return whole ? items : nil
+    }
+    guard read.allSatisfy({ $0 != nil }) else { return text }
+    _ = consume text
+    builder.reserve(read.reduce(segments.root.components.count) { $0 + ($1?.count ?? 0) })
+    // Children before the first segment (VTIMEZONEs, mostly) come first.
+    var header = builder.itemReader
+    for child in segments.root.components {
+      if let item = SeriesBuilder.read(child, with: &header) { builder.add(item) }
+    }
+    for index in read.indices {
+      for item in read[index] ?? [] { builder.add(item) }
+      read[index] = nil
+    }
+    take(&builder)
+    fileCount += 1
+    return nil
   }
 
   /// Calls `emit` with every firing in `from..<to` (to: nil for no end), in time order, stopping

@@ -63,6 +63,12 @@ struct SeriesBuilder {
     let master: ReadMaster?
   }
 
+  /// Makes room for `components` more VEVENTs and VTODOs.
+  mutating func reserve(_ components: Int) {
+    slots.reserveCapacity(slots.count + components)
+    slotOfIdentity.reserveCapacity(slotOfIdentity.count + components)
+  }
+
   /// A copy of the builder's reader, for ``read(_:with:)`` elsewhere.
   var itemReader: SeriesReader { reader }
 

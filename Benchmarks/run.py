@@ -114,7 +114,7 @@ def measure_alternating(entries, runs):
     results = {}
     for name, *_ in entries:
         runs_made = outcomes[name]
-        if not runs_made:
+        if stopped.get(name) is not None:  # failed or over the limit, even after good runs
             results[name] = stopped[name]
             continue
         results[name] = Outcome(statistics.median(o.seconds for o in runs_made),
@@ -265,7 +265,8 @@ def main():
                     # alarmcal and its baseline build take turns, run by run.
                     both = measure_alternating(
                         [("alarmcal", command, counter, limit),
-                         ("baseline", commands_of_baseline(path, workload), counter, limit)],
+                         ("baseline", commands_of_baseline(path, workload), counter,
+                          args.limit)],
                         runs)
                     outcome = both["alarmcal"]
                     paired[(label, workload)] = both["baseline"]

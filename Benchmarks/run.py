@@ -241,16 +241,14 @@ def main():
             }
         return tools
 
-    def commands_of_baseline(path, workload):
-        return workloads(path)[baseline_tool][workload]
-
     results = []  # (workload, input, tool, Outcome)
     over = set()  # (tool, workload) over the limit at a smaller size: larger sizes are too
     # The baseline build's outcome, measured in alternation with alarmcal's, until its turn.
     paired = {}
     for label, path in ([(f"weekly {size:,}", inputs[size]) for size in sizes] + [
             (f"mixed {mixed.name.split('-')[1][:-4]}", mixed)] if firings else []):
-        for tool, commands in workloads(path).items():
+        tools = workloads(path)
+        for tool, commands in tools.items():
             for workload, command in commands.items():
                 if workload not in only:
                     continue
@@ -265,8 +263,7 @@ def main():
                     # alarmcal and its baseline build take turns, run by run.
                     both = measure_alternating(
                         [("alarmcal", command, counter, limit),
-                         ("baseline", commands_of_baseline(path, workload), counter,
-                          args.limit)],
+                         ("baseline", tools[baseline_tool][workload], counter, args.limit)],
                         runs)
                     outcome = both["alarmcal"]
                     paired[(label, workload)] = both["baseline"]

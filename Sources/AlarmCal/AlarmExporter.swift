@@ -69,12 +69,22 @@ public struct AlarmExporter: Sendable {
     for zone in zones {
       printer.write(zone)
     }
-    var rules = WeeklyRules()
     // Every event has the same DTSTAMP: its text is made once.
     let stamp = DateTimeValue.utc(timestamp.utc).icalString
-    for (alarm, start) in zip(alarms, starts.local) {
-      write(alarm, start: start, stamp: stamp, rules: &rules, to: &printer)
+    // Each event is printed on its own: a long list is printed in runs at once
+    // (``ParallelWork``), each by a printer of its own, joined in order.
+    let locals = starts.local
+    var runs = ParallelWork.map(ParallelWork.runs(of: alarms.count)) { run in
+      var rules = WeeklyRules()
+      var printed = ICalendarPrinter()
+      for index in run {
+        write(alarms[index], start: locals[index], stamp: stamp, rules: &rules, to: &printed)
+      }
+      return printed
     }
+    // Each run's text goes as soon as it is joined.
+    runs.reverse()
+    while let run = runs.popLast() { printer.append(run) }
     for task in tasks {
       write(task, stamp: stamp, to: &printer)
     }

@@ -90,32 +90,7 @@ public struct AlarmFileReader: Sendable {
         ]))
     }
     let tasks = readTasks(taskRecords, zone: zone, problems: &problems)
-    var alarms: [Alarm] = []
-    alarms.reserveCapacity(records.count)
-    var identical: [String: Int] = [:]
-    var knownZones: [String] = []
-    var positions: [Int] = []
-    positions.reserveCapacity(records.count)
-    for (offset, record) in records.enumerated() {
-      let fields = RecordFields(record)
-      var derivedID = ""
-      if fields[.id] == nil {
-        // Same content, same id, on every run; identical records are told apart by their order.
-        let content = JSONWriter(style: .compact).string(from: record)
-        let occurrence = identical[content, default: 0]
-        identical[content] = occurrence + 1
-        derivedID = AlarmIdentifier.derived(from: "\(content)\u{0}\(occurrence)")
-      }
-      var decoder = RecordDecoder(
-        reader: self, index: offset + 1, record: record, fields: fields, zone: zone,
-        derivedID: derivedID, problems: [], knownZones: knownZones)
-      if let alarm = decoder.decode() {
-        alarms.append(alarm)
-        positions.append(offset + 1)
-      }
-      problems += decoder.problems
-      knownZones = decoder.knownZones
-    }
+    let (alarms, positions) = decodeAlarms(records, zone: zone, problems: &problems)
     var seen: [String: Int] = [:]
     seen.reserveCapacity(alarms.count)
     for (alarm, position) in zip(alarms, positions) {
@@ -130,6 +105,61 @@ public struct AlarmFileReader: Sendable {
     }
     return problems.isEmpty
       ? .success(AlarmList(alarms: alarms, tasks: tasks)) : .failure(AlarmFileProblems(problems))
+  }
+
+  /// The alarms of `records` and each one's place in them (from 1): each record is decoded on
+  /// its own, so a long list is decoded in runs at once (``ParallelWork``), joined in order.
+  private func decodeAlarms(
+    _ records: [JSONValue], zone: String, problems: inout [AlarmFileProblem]
+  ) -> (alarms: [Alarm], positions: [Int]) {
+    let derivedIDs = derivedIDs(records)
+    var decoded = ParallelWork.map(ParallelWork.runs(of: records.count)) { run in
+      var found: (alarms: [Alarm], positions: [Int], problems: [AlarmFileProblem]) = ([], [], [])
+      found.alarms.reserveCapacity(run.count)
+      found.positions.reserveCapacity(run.count)
+      var knownZones: [String] = []
+      for offset in run {
+        let record = records[offset]
+        var decoder = RecordDecoder(
+          reader: self, index: offset + 1, record: record, fields: RecordFields(record),
+          zone: zone, derivedID: derivedIDs[offset] ?? "", problems: [], knownZones: knownZones)
+        if let alarm = decoder.decode() {
+          found.alarms.append(alarm)
+          found.positions.append(offset + 1)
+        }
+        found.problems += decoder.problems
+        knownZones = decoder.knownZones
+      }
+      return found
+    }
+    var alarms: [Alarm] = []
+    alarms.reserveCapacity(records.count)
+    var positions: [Int] = []
+    positions.reserveCapacity(records.count)
+    // Each run's alarms go as soon as they are joined.
+    decoded.reverse()
+    while let run = decoded.popLast() {
+      alarms += run.alarms
+      positions += run.positions
+      problems += run.problems
+    }
+    return (alarms, positions)
+  }
+
+  /// The id of each record that has none, derived from its content (nil for the others): the
+  /// same content gives the same id on every run, and identical records are told apart by
+  /// their order.
+  private func derivedIDs(_ records: [JSONValue]) -> [String?] {
+    var identical: [String: Int] = [:]
+    return records.map { record in
+      // What ``RecordFields`` finds as the id, looked for without building the fields.
+      let hasID = (record.objectValue ?? []).contains { Field.lookUp($0.key)?.0 == .id }
+      guard !hasID else { return nil }
+      let content = JSONWriter(style: .compact).string(from: record)
+      let occurrence = identical[content, default: 0]
+      identical[content] = occurrence + 1
+      return AlarmIdentifier.derived(from: "\(content)\u{0}\(occurrence)")
+    }
   }
 
   /// The tasks of `records`, each id given once; a record without a UUID gets its dictionary

@@ -161,4 +161,70 @@ import Testing
     }
     #expect(duplicates.count == 11)
   }
+
+  /// An alarm list of `count` records: every 500th without an id, all of those alike (twins
+  /// spread over the runs), and a bad time at each of `badAt` (places from 1).
+  static func alarmList(_ count: Int, badAt: Set<Int> = []) -> String {
+    let records = (1...count).map { place -> String in
+      if badAt.contains(place) { return #"{"id":"a-\#(place)","time":"25:00"}"# }
+      if place % 500 == 0 { return #"{"time":"06:30","label":"Twin"}"# }
+      let days = #"["mon","wed"]"#
+      return #"{"id":"a-\#(place)","time":"07:\#(place % 50 + 10)","repeat":\#(days)}"#
+    }
+    return #"{"alarms":["# + records.joined(separator: ",") + "]}"
+  }
+
+  @Test("an alarm list read in runs gives each alarm, id and problem as a reading in turn")
+  func alarmListInRuns() throws {
+    let reader = AlarmFileReader(fileName: "a.json", defaultTimeZone: "UTC")
+    let alarms = try reader.read(Array(Self.alarmList(5_000).utf8)).get()
+    #expect(alarms.count == 5_000)
+    #expect(alarms[0].id == "a-1" && alarms[4_998].id == "a-4999")
+    // The twins' ids depend only on their content and order, not on the runs they fell in:
+    // the same ten records alone get the same ten ids.
+    let twins = stride(from: 499, to: 5_000, by: 500).map { alarms[$0].id }
+    let twin = #"{"time":"06:30","label":"Twin"}"#
+    let alone = #"{"alarms":["# + Array(repeating: twin, count: 10).joined(separator: ",") + "]}"
+    #expect(try reader.read(Array(alone.utf8)).get().map(\.id) == twins)
+    #expect(Set(twins).count == 10)
+    // Problems come in record order, each naming its record.
+    let bad: Set = [7, 2_600, 4_999]
+    let problems = try #require(
+      reader.read(Array(Self.alarmList(5_000, badAt: bad).utf8)).failure?.problems)
+    #expect(problems.map(\.alarmIndex) == [7, 2_600, 4_999])
+    #expect(problems.allSatisfy { $0.message.contains("\"25:00\" is not a valid HH:mm time") })
+  }
+
+  @Test("a long alarm list exported in runs prints each event as the alarm alone does")
+  func exportInRuns() throws {
+    let reader = AlarmFileReader(fileName: "a.json", defaultTimeZone: "Europe/Berlin")
+    let alarms = try reader.read(Array(Self.alarmList(5_000).utf8)).get()
+    let exporter = AlarmExporter(now: testNow, timestamp: testNow)
+    let events = Self.events(try exporter.text(alarms))
+    #expect(events.count == 5_000)
+    for index in stride(from: 0, to: 5_000, by: 249) {
+      #expect(events[index] == Self.events(try exporter.text([alarms[index]])).first)
+    }
+  }
+
+  /// The VEVENTs of a calendar's text, each from its BEGIN line to its END line.
+  static func events(_ text: String) -> [Substring] {
+    var found: [Substring] = []
+    var rest = text[...]
+    while let begin = rest.range(of: "BEGIN:VEVENT\r\n"),
+      let end = rest.range(of: "END:VEVENT\r\n", range: begin.upperBound..<rest.endIndex)
+    {
+      found.append(rest[begin.lowerBound..<end.upperBound])
+      rest = rest[end.upperBound...]
+    }
+    return found
+  }
+}
+
+extension Result {
+  /// The error, if it is a failure.
+  fileprivate var failure: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
+  }
 }

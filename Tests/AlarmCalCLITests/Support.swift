@@ -22,10 +22,17 @@ let samplesFolder = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   .appendingPathComponent("Samples")
 
-/// A fresh empty folder for one test's files.
-func temporaryFolder() throws -> URL {
+/// The folder that holds this test process's folders, removed when the process exits.
+private let testFoldersRoot: URL = {
   let url = FileManager.default.temporaryDirectory
     .appendingPathComponent("alarmcal-tests-\(UUID().uuidString)")
+  atexit { try? FileManager.default.removeItem(at: testFoldersRoot) }
+  return url
+}()
+
+/// A fresh empty folder for one test's files, removed with the others when the tests end.
+func temporaryFolder() throws -> URL {
+  let url = testFoldersRoot.appendingPathComponent(UUID().uuidString)
   try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   return url
 }

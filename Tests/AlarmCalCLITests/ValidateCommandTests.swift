@@ -25,9 +25,7 @@ import Testing
   /// Writes `files` (name → text with `\n` line ends turned into CRLF unless `bare`) to a
   /// fresh folder and returns the folder.
   private func folder(_ files: [String: String], bare: Bool = false) throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("alarmcal-validate-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    let url = try temporaryFolder()
     for (name, text) in files {
       let body = bare ? text : text.replacingOccurrences(of: "\n", with: "\r\n")
       try Data(body.utf8).write(to: url.appendingPathComponent(name))

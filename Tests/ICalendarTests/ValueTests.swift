@@ -66,6 +66,31 @@ import Testing
     #expect(LocalTime(hour: 23, minute: 60) == nil)
   }
 
+  @Test("DATE and DATE-TIME text is read in its three forms and refused in any other")
+  func dateTimeText() throws {
+    let reading = LocalDateTime(
+      try #require(LocalDate(year: 2026, month: 3, day: 8)),
+      try #require(LocalTime(hour: 2, minute: 30, second: 5)))
+    #expect(DateTimeValue(text: "20260308") == .date(reading.date))
+    #expect(DateTimeValue(text: "20260308T023005") == .floating(reading))
+    #expect(DateTimeValue(text: "20260308T023005Z") == .utc(reading))
+    #expect(DateTimeValue(text: "20260308T023005z") == .utc(reading))
+    #expect(
+      DateTimeValue(text: "20260308T023005", tzid: "Europe/Berlin")
+        == .zoned(reading, tzid: "Europe/Berlin"))
+    #expect(DateTimeValue(text: "20260308T023005", tzid: "") == .floating(reading))
+    #expect(DateTimeValue(text: "20260308", isDate: true) == .date(reading.date))
+    for text in [
+      "", "2026030", "202603081", "20260308T0230", "20260308T02300", "20260308X023005",
+      "20260308T023005ZZ", "20260308T023005+", "2026-03-08", "20260230", "20261301",
+      "20260308T240000", "20260308T236000", "2026030８", "20260308T02300５", "+0260308",
+      "202603é", "20260308T0230é", "20260308T02:305", "2026-308", "20260308T023005Y",
+    ] {
+      #expect(DateTimeValue(text: text) == nil, "\(text)")
+    }
+    #expect(DateTimeValue(text: "20260308T023005", isDate: true) == nil)
+  }
+
   @Test(
     "DATE and DATE-TIME values keep the form they were written in",
     arguments: [

@@ -74,17 +74,16 @@ public struct AlarmExporter: Sendable {
     // Each event is printed on its own: a long list is printed in runs at once
     // (``ParallelWork``), each by a printer of its own, joined in order.
     let locals = starts.local
-    var runs = ParallelWork.map(ParallelWork.runs(of: alarms.count)) { run in
+    ParallelWork.map(ParallelWork.runs(of: alarms.count)) { run in
       var rules = WeeklyRules()
       var printed = ICalendarPrinter()
       for index in run {
         write(alarms[index], start: locals[index], stamp: stamp, rules: &rules, to: &printed)
       }
       return printed
+    } each: {
+      printer.append($0)
     }
-    // Each run's text goes as soon as it is joined.
-    runs.reverse()
-    while let run = runs.popLast() { printer.append(run) }
     for task in tasks {
       write(task, stamp: stamp, to: &printer)
     }

@@ -113,7 +113,11 @@ public struct AlarmFileReader: Sendable {
     _ records: [JSONValue], zone: String, problems: inout [AlarmFileProblem]
   ) -> (alarms: [Alarm], positions: [Int]) {
     let derivedIDs = derivedIDs(records)
-    var decoded = ParallelWork.map(ParallelWork.runs(of: records.count)) { run in
+    var alarms: [Alarm] = []
+    alarms.reserveCapacity(records.count)
+    var positions: [Int] = []
+    positions.reserveCapacity(records.count)
+    ParallelWork.map(ParallelWork.runs(of: records.count)) { run in
       var found: (alarms: [Alarm], positions: [Int], problems: [AlarmFileProblem]) = ([], [], [])
       found.alarms.reserveCapacity(run.count)
       found.positions.reserveCapacity(run.count)
@@ -131,14 +135,7 @@ public struct AlarmFileReader: Sendable {
         knownZones = decoder.knownZones
       }
       return found
-    }
-    var alarms: [Alarm] = []
-    alarms.reserveCapacity(records.count)
-    var positions: [Int] = []
-    positions.reserveCapacity(records.count)
-    // Each run's alarms go as soon as they are joined.
-    decoded.reverse()
-    while let run = decoded.popLast() {
+    } each: { run in
       alarms += run.alarms
       positions += run.positions
       problems += run.problems

@@ -28,6 +28,17 @@ public enum ParallelWork {
     return pieces.results()
   }
 
+  /// ``map(_:_:)``, handing each result to `take` in the inputs' order and letting go of it once
+  /// taken, so that the results need not all sit beside what is made of them.
+  public static func map<Input: Sendable, Result: Sendable>(
+    _ inputs: consuming [Input], _ body: @Sendable (consuming Input) -> Result,
+    each take: (consuming Result) -> Void
+  ) {
+    var results = map(inputs, body)
+    results.reverse()
+    while let result = results.popLast() { take(result) }
+  }
+
   /// Runs `first` and `second` side by side and returns when both are done: two stages of a
   /// pipeline, each working on state the other does not touch. With one processor they run in
   /// turn on the calling thread.

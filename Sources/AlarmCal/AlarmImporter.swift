@@ -95,10 +95,10 @@ public struct AlarmImporter: Sendable {
     for calendar in calendars {
       var mapper = CalendarMapper(importer: self, calendar: calendar)
       mapper.run()
-      result.alarms += mapper.alarms
-      result.tasks += mapper.tasks
-      result.losses += mapper.losses
-      result.warnings += mapper.warnings
+      result.alarms.append(taking: &mapper.alarms)
+      result.tasks.append(taking: &mapper.tasks)
+      result.losses.append(taking: &mapper.losses)
+      result.warnings.append(taking: &mapper.warnings)
     }
     // One report in file order; items of one line keep the order they were found in.
     result.losses = Self.inFileOrder(result.losses, line: \.line)
@@ -111,6 +111,19 @@ public struct AlarmImporter: Sendable {
       (line($0.element) ?? 0, $0.offset) < (line($1.element) ?? 0, $1.offset)
     }
     .map(\.element)
+  }
+}
+
+extension Array {
+  /// Appends the elements of `other` and empties it. When this array is empty it takes
+  /// `other`'s storage whole, so that the elements are not copied and then released one by one.
+  mutating func append(taking other: inout [Element]) {
+    if isEmpty {
+      swap(&self, &other)
+    } else {
+      append(contentsOf: other)
+    }
+    other = []
   }
 }
 

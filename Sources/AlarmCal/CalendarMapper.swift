@@ -50,21 +50,39 @@ struct CalendarMapper {
   mutating func run() {
     // Every child, read in place: only VEVENTs and VTODOs are mapped.
     let items = calendar.components
+    // What the grouping asks of each item, read in runs at once: the items lie all over memory,
+    // and each is reached once here rather than in turn.
+    var facts: [GroupingFacts] = []
+    facts.reserveCapacity(items.count)
+    var ruleTexts = Set<String>()
+    ParallelWork.map(ParallelWork.runs(of: items.count)) { run in
+      var found = (facts: [GroupingFacts](), rules: Set<String>())
+      found.facts.reserveCapacity(run.count)
+      for index in run {
+        let item = GroupingFacts(items[index])
+        found.facts.append(item)
+        for rule in items[index].properties where item.isItem && rule.name == "RRULE" {
+          found.rules.insert(rule.value)
+        }
+      }
+      return found
+    } each: { run in
+      var run = run
+      facts.append(taking: &run.facts)
+      ruleTexts.formUnion(run.rules)
+    }
     // Each item's identity: its UID, or for one without, an id derived from its content.
     var identities = ContentIdentity()
-    let keys = items.map { item -> String in
-      guard Self.isItem(item) else { return "" }
-      if let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape), !uid.isEmpty {
-        return uid
-      }
-      return identities.identity(of: item)
+    let keys = items.indices.map { index -> String in
+      guard facts[index].isItem else { return "" }
+      return facts[index].uid ?? identities.identity(of: items[index])
     }
     // The current revision of each master and of each override (RFC 5546 §2.1.5).
     var masters: [String: Int] = [:]
     masters.reserveCapacity(items.count)
     var overrides: [String: Int] = [:]
-    for index in items.indices where Self.isItem(items[index]) {
-      let isOverride = items[index].hasProperty(uppercased: "RECURRENCE-ID")
+    for index in items.indices where facts[index].isItem {
+      let isOverride = facts[index].isOverride
       let key = isOverride ? keys[index] + "\u{0}" + instanceKey(items[index]) : keys[index]
       let current = isOverride ? overrides[key] : masters[key]
       guard let current else {
@@ -84,24 +102,44 @@ struct CalendarMapper {
     // The current items are mapped in runs at once, each run by a copy of this mapper; what
     // they give is added in item order, as if mapped in turn.
     // Each distinct RRULE is read once here, not once in every run.
-    for index in current {
-      for rule in items[index].properties(named: "RRULE") { _ = readRule(rule.value) }
-    }
+    for text in ruleTexts { _ = readRule(text) }
     var copy = self
     (copy.alarms, copy.tasks, copy.losses, copy.warnings) = ([], [], [], [])
     let (piece, currentMasters) = (copy, masters)
-    let done = ParallelWork.map(ParallelWork.runs(of: current.count)) { run in
+    ParallelWork.map(ParallelWork.runs(of: current.count)) { run in
       var mapper = piece
       for position in run {
         mapper.mapCurrent(current[position], of: items, keys: keys, masters: currentMasters)
       }
       return mapper
+    } each: { done in
+      var mapper = done
+      take(&mapper)
     }
-    for mapper in done {
-      alarms += mapper.alarms
-      tasks += mapper.tasks
-      losses += mapper.losses
-      warnings += mapper.warnings
+  }
+
+  /// Adds what `other` mapped after what this mapper has, leaving `other` empty.
+  mutating func take(_ other: inout CalendarMapper) {
+    alarms.append(taking: &other.alarms)
+    tasks.append(taking: &other.tasks)
+    losses.append(taking: &other.losses)
+    warnings.append(taking: &other.warnings)
+  }
+
+  /// What the grouping of a calendar's items asks of one of its children.
+  private struct GroupingFacts: Sendable {
+    /// A VEVENT or VTODO: what import maps.
+    let isItem: Bool
+    /// Its UID, unescaped; nil when it has none (or an empty one).
+    let uid: String?
+    /// It has a RECURRENCE-ID.
+    let isOverride: Bool
+
+    init(_ component: ICalComponent) {
+      isItem = CalendarMapper.isItem(component)
+      let uid = isItem ? component.propertyValue(uppercased: "UID").map(TextEscaping.unescape) : nil
+      self.uid = uid?.isEmpty == false ? uid : nil
+      isOverride = isItem && component.hasProperty(uppercased: "RECURRENCE-ID")
     }
   }
 

@@ -3,8 +3,8 @@ import ICalendar
 /// Computes alarm firings from calendars, lazily, in time order.
 ///
 /// Each calendar's events become series as they are read (``read(_:file:)``); firings are then
-/// merged from the series with a heap keyed by each series' next firing, and each series finds
-/// instances only as far as its next firing needs. So the next 64 firings of 100,000 series
+/// merged from the series by a tournament tree keyed by each series' next firing, and each
+/// series finds instances only as far as its next firing needs. So the next 64 firings of 100,000 series
 /// look at about one instance of each, and memory follows the series, not the window.
 public struct FiringSchedule {
   /// The zone for floating and all-day times (`--tz`).
@@ -190,7 +190,7 @@ public struct FiringSchedule {
     let horizon = Instant(secondsSince1970: 253_402_300_799)  // 9999-12-31T23:59:59Z
     end = min(to ?? horizon, horizon)
     remaining = limit ?? .max
-    queue = WalkQueue(walks.indices.filter { walks[$0].headTrigger != nil }, in: walks)
+    queue = WalkQueue(walks)
     seriesOfWalks = walks.map(\.series)
   }
 
@@ -260,12 +260,13 @@ public struct FiringSchedule {
   }
 }
 
-/// The walks that have firings left, as a heap ordered by each walk's next firing: the merge
-/// of the series' firings into one list in ``Firing/precedes(_:_:)`` order.
+/// The walks' next firings merged into one list in ``Firing/precedes(_:_:)`` order: a
+/// tournament tree (a loser tree) with a leaf per walk.
 ///
-/// Each node has four children and an entry is 16 bytes, so a step down reads one or two
-/// cache lines: with many series the heap outgrows the fastest cache, and a binary heap's
-/// twice as many levels cost twice as many misses.
+/// Each inner node keeps the entry that lost the match played there, and the root the winner.
+/// When the winner's walk moves on, its new entry replays the matches on its leaf's path: one
+/// comparison a level, against an entry held in the node itself. A walk with no firing left
+/// has a trigger past every other and loses every match.
 private struct WalkQueue {
   /// A walk with its next firing's trigger and its rank, so most comparisons read no walk.
   private struct Entry {
@@ -273,73 +274,70 @@ private struct WalkQueue {
     let rank: Int32
     let walk: Int32
 
-    init(trigger: Instant, rank: Int, walk: Int) {
-      self.trigger = trigger.secondsSince1970
+    init(trigger: Instant?, rank: Int, walk: Int) {
+      self.trigger = trigger?.secondsSince1970 ?? Self.none
       self.rank = Int32(rank)
       self.walk = Int32(walk)
     }
+
+    /// The trigger of a walk with no firing left: after every instant.
+    static let none = Int64.max
   }
 
-  /// The earliest next firing first; the children of node i are 4i+1 ... 4i+4.
-  private var heap: [Entry] = []
+  /// Node 0 holds the winner; node i (1 ..< walks) the loser of the match between its
+  /// children 2i and 2i + 1, where leaf w is node walks + w.
+  private var nodes: [Entry] = []
 
   /// An empty queue.
   init() {}
 
-  init(_ indices: [Int], in walks: [SeriesWalk]) {
+  /// The queue of `walks`, each at its next firing.
+  init(_ walks: [SeriesWalk]) {
     precondition(walks.count <= Int(Int32.max), "more series than a queue entry can count")
-    heap = indices.compactMap { index in
-      walks[index].headTrigger.map { Entry(trigger: $0, rank: walks[index].rank, walk: index) }
+    let count = walks.count
+    guard count > 0 else { return }
+    // The winner of each subtree, played from the leaves up.
+    var winners = walks.indices.map {
+      Entry(trigger: walks[$0].headTrigger, rank: walks[$0].rank, walk: $0)
     }
-    for index in stride(from: (heap.count - 2) / 4, through: 0, by: -1) {
-      siftDown(index, in: walks)
+    nodes = winners
+    winners = winners + winners
+    for node in stride(from: count - 1, through: 1, by: -1) {
+      let (left, right) = (winners[2 * node], winners[2 * node + 1])
+      let leftWins = Self.before(left, right, in: walks)
+      winners[node] = leftWins ? left : right
+      nodes[node] = leftWins ? right : left
     }
+    nodes[0] = winners[1]
   }
 
-  /// The walk whose next firing comes first.
-  var first: Int? { heap.first.map { Int($0.walk) } }
+  /// The walk whose next firing comes first, nil when no walk has one left.
+  var first: Int? {
+    guard let winner = nodes.first, winner.trigger != Entry.none else { return nil }
+    return Int(winner.walk)
+  }
 
-  /// Puts the first walk back in its place after it advanced, or drops it when it has no
-  /// firing left.
+  /// Plays the first walk's new next firing (or its end) up from its leaf after it advanced.
   mutating func firstMoved(in walks: [SeriesWalk]) {
-    guard let first = heap.first else { return }
-    if let trigger = walks[Int(first.walk)].headTrigger {
-      heap[0].trigger = trigger.secondsSince1970
-    } else {
-      heap[0] = heap[heap.count - 1]
-      heap.removeLast()
+    guard var moving = nodes.first else { return }
+    moving.trigger = walks[Int(moving.walk)].headTrigger?.secondsSince1970 ?? Entry.none
+    var node = (nodes.count + Int(moving.walk)) / 2
+    while node > 0 {
+      if Self.before(nodes[node], moving, in: walks) { swap(&nodes[node], &moving) }
+      node /= 2
     }
-    siftDown(0, in: walks)
+    nodes[0] = moving
   }
 
   /// Whether `a`'s next firing is listed before `b`'s: by time, then file and UID (the rank),
-  /// then within the series; the walk's place decides between equal firings.
+  /// then within the series; the walk's place decides between equal firings, and between
+  /// walks with none left.
   private static func before(_ a: Entry, _ b: Entry, in walks: [SeriesWalk]) -> Bool {
     if a.trigger != b.trigger { return a.trigger < b.trigger }
+    if a.trigger == Entry.none { return a.walk < b.walk }
     if a.rank != b.rank { return a.rank < b.rank }
     guard let fa = walks[Int(a.walk)].head, let fb = walks[Int(b.walk)].head else { return false }
     if fa.followsWithinSeries(fb) { return true }
     return !fb.followsWithinSeries(fa) && a.walk < b.walk
-  }
-
-  /// Moves the entry at `start` down to its place: the earliest child moves up into the hole
-  /// until the entry comes before every child.
-  private mutating func siftDown(_ start: Int, in walks: [SeriesWalk]) {
-    guard start < heap.count else { return }
-    let moving = heap[start]
-    var hole = start
-    while true {
-      let firstChild = 4 * hole + 1
-      guard firstChild < heap.count else { break }
-      var earliest = firstChild
-      for child in firstChild + 1..<min(firstChild + 4, heap.count)
-      where Self.before(heap[child], heap[earliest], in: walks) {
-        earliest = child
-      }
-      guard Self.before(heap[earliest], moving, in: walks) else { break }
-      heap[hole] = heap[earliest]
-      hole = earliest
-    }
-    heap[hole] = moving
   }
 }

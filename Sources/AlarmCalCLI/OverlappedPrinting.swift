@@ -9,7 +9,7 @@ import Synchronization
 enum OverlappedPrinting {
   /// How many firings a batch holds: enough that a step's cost dwarfs starting it, few enough
   /// that a batch stays in the cache between its two stages.
-  static let batchSize = 512
+  static let batchSize = 4096
 
   /// Finding firings: the schedule and the batch it fills.
   private struct Finding: ~Copyable {

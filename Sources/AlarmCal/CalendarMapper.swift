@@ -53,23 +53,23 @@ struct CalendarMapper {
     // What the grouping asks of each item, read in runs at once: the items lie all over memory,
     // and each is reached once here rather than in turn.
     var facts: [GroupingFacts] = []
-    facts.reserveCapacity(items.count)
     var ruleTexts = Set<String>()
     ParallelWork.map(ParallelWork.runs(of: items.count)) { run in
       var found = (facts: [GroupingFacts](), rules: Set<String>())
       found.facts.reserveCapacity(run.count)
       for index in run {
-        let item = GroupingFacts(items[index])
-        found.facts.append(item)
-        for rule in items[index].properties where item.isItem && rule.name == "RRULE" {
+        let fact = GroupingFacts(items[index])
+        found.facts.append(fact)
+        guard fact.isItem else { continue }
+        for rule in items[index].properties where rule.name == "RRULE" {
           found.rules.insert(rule.value)
         }
       }
       return found
-    } each: { run in
-      var run = run
-      facts.append(taking: &run.facts)
-      ruleTexts.formUnion(run.rules)
+    } each: { result in
+      var found = result
+      facts.append(taking: &found.facts)
+      ruleTexts.formUnion(found.rules)
     }
     // Each item's identity: its UID, or for one without, an id derived from its content.
     var identities = ContentIdentity()
@@ -101,7 +101,8 @@ struct CalendarMapper {
     let current = items.indices.filter { currentOnes.contains($0) }
     // The current items are mapped in runs at once, each run by a copy of this mapper; what
     // they give is added in item order, as if mapped in turn.
-    // Each distinct RRULE is read once here, not once in every run.
+    // Each distinct RRULE is read once here, not once in every run (superseded revisions'
+    // too: reading only fills the cache the current items read).
     for text in ruleTexts { _ = readRule(text) }
     var copy = self
     (copy.alarms, copy.tasks, copy.losses, copy.warnings) = ([], [], [], [])
@@ -119,7 +120,7 @@ struct CalendarMapper {
   }
 
   /// Adds what `other` mapped after what this mapper has, leaving `other` empty.
-  mutating func take(_ other: inout CalendarMapper) {
+  private mutating func take(_ other: inout CalendarMapper) {
     alarms.append(taking: &other.alarms)
     tasks.append(taking: &other.tasks)
     losses.append(taking: &other.losses)

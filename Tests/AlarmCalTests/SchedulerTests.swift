@@ -349,6 +349,46 @@ extension SchedulerTests {
         "u.ics:2: event \"u\": REPEAT \"twice\" is not an integer; the alarm rings once",
       ])
   }
+
+  @Test("the series' firings merge in order with 0 to 5 series, ties, and series with none left")
+  func mergeOfSeries() throws {
+    // In file order s4 ... s0, so that the file's order is not the UIDs'. s2 rang before
+    // `from`; s0, s1 and s3 tie at 08:00 on 2 December, and s3's two alarms at each instance.
+    let events: [(uid: String, lines: [String])] = [
+      ("s4", ["DTSTART:20261203T090000Z", "RRULE:FREQ=WEEKLY;COUNT=2"]),
+      ("s3", ["DTSTART:20261202T080000Z", "RRULE:FREQ=DAILY;COUNT=2"]),
+      ("s2", ["DTSTART:20261101T080000Z"]),
+      ("s1", ["DTSTART:20261202T080000Z"]),
+      ("s0", ["DTSTART:20261201T080000Z", "RRULE:FREQ=DAILY;COUNT=3"]),
+    ]
+    func alarm(_ action: String) -> [String] {
+      ["BEGIN:VALARM", "ACTION:\(action)", "DESCRIPTION:x", "TRIGGER:PT0S", "END:VALARM"]
+    }
+    // Time, then UID, then within the series (equal triggers of one instance by their ids).
+    let all = [
+      "2026-12-02T08:00:00Z AUDIO s0", "2026-12-02T08:00:00Z AUDIO s1",
+      "2026-12-02T08:00:00Z DISPLAY s3", "2026-12-02T08:00:00Z AUDIO s3",
+      "2026-12-03T08:00:00Z AUDIO s0", "2026-12-03T08:00:00Z AUDIO s3",
+      "2026-12-03T08:00:00Z DISPLAY s3", "2026-12-03T09:00:00Z AUDIO s4",
+      "2026-12-10T09:00:00Z AUDIO s4",
+    ]
+    for count in 0...5 {
+      var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//alarmcal//merge//EN"]
+      for event in events where Int(event.uid.dropFirst())! < count {
+        lines += ["BEGIN:VEVENT", "UID:\(event.uid)", "DTSTAMP:20261201T000000Z"] + event.lines
+        lines += alarm("AUDIO") + (event.uid == "s3" ? alarm("DISPLAY") : []) + ["END:VEVENT"]
+      }
+      lines.append("END:VCALENDAR")
+      var schedule = try FiringSchedule.reading(
+        lines.joined(separator: "\r\n") + "\r\n", name: "m.ics",
+        zone: try #require(TimeZoneRules(identifier: "UTC")))
+      var found: [String] = []
+      _ = schedule.firings(
+        from: try instant("20261202T000000Z"), to: try instant("20270101T000000Z"), limit: nil
+      ) { found.append("\($0.trigger) \($0.action) \($0.uid)") }
+      #expect(found == all.filter { Int($0.suffix(1))! < count }, "\(count) series")
+    }
+  }
 }
 
 /// `FiringSchedule.read` reads a calendar's zones first and then its events one at a time:

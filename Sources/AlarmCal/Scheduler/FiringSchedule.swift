@@ -4,8 +4,9 @@ import ICalendar
 ///
 /// Each calendar's events become series as they are read (``read(_:file:)``); firings are then
 /// merged from the series by a tournament tree keyed by each series' next firing, and each
-/// series finds instances only as far as its next firing needs. So the next 64 firings of 100,000 series
-/// look at about one instance of each, and memory follows the series, not the window.
+/// series finds instances only as far as its next firing needs. So the next 64 firings of
+/// 100,000 series look at about one instance of each, and memory follows the series, not the
+/// window.
 public struct FiringSchedule {
   /// The zone for floating and all-day times (`--tz`).
   public let defaultZone: TimeZoneRules
@@ -275,17 +276,18 @@ private struct WalkQueue {
     let walk: Int32
 
     init(trigger: Instant?, rank: Int, walk: Int) {
-      self.trigger = trigger?.secondsSince1970 ?? Self.none
+      self.trigger = trigger?.secondsSince1970 ?? Self.noTrigger
       self.rank = Int32(rank)
       self.walk = Int32(walk)
     }
 
     /// The trigger of a walk with no firing left: after every instant.
-    static let none = Int64.max
+    static let noTrigger = Int64.max
   }
 
-  /// Node 0 holds the winner; node i (1 ..< walks) the loser of the match between its
-  /// children 2i and 2i + 1, where leaf w is node walks + w.
+  /// Node 0 holds the winner, node i (1 ..< count, for count walks) the loser of the match
+  /// between its children 2i and 2i + 1. The leaves are not stored: node count + w stands for
+  /// walk w's entry.
   private var nodes: [Entry] = []
 
   /// An empty queue.
@@ -301,6 +303,7 @@ private struct WalkQueue {
       Entry(trigger: walks[$0].headTrigger, rank: walks[$0].rank, walk: $0)
     }
     nodes = winners
+    // winners[count + w] is leaf w; the first half is filled in from the last inner node up.
     winners = winners + winners
     for node in stride(from: count - 1, through: 1, by: -1) {
       let (left, right) = (winners[2 * node], winners[2 * node + 1])
@@ -313,14 +316,14 @@ private struct WalkQueue {
 
   /// The walk whose next firing comes first, nil when no walk has one left.
   var first: Int? {
-    guard let winner = nodes.first, winner.trigger != Entry.none else { return nil }
+    guard let winner = nodes.first, winner.trigger != Entry.noTrigger else { return nil }
     return Int(winner.walk)
   }
 
   /// Plays the first walk's new next firing (or its end) up from its leaf after it advanced.
   mutating func firstMoved(in walks: [SeriesWalk]) {
     guard var moving = nodes.first else { return }
-    moving.trigger = walks[Int(moving.walk)].headTrigger?.secondsSince1970 ?? Entry.none
+    moving.trigger = walks[Int(moving.walk)].headTrigger?.secondsSince1970 ?? Entry.noTrigger
     var node = (nodes.count + Int(moving.walk)) / 2
     while node > 0 {
       if Self.before(nodes[node], moving, in: walks) { swap(&nodes[node], &moving) }
@@ -334,7 +337,7 @@ private struct WalkQueue {
   /// walks with none left.
   private static func before(_ a: Entry, _ b: Entry, in walks: [SeriesWalk]) -> Bool {
     if a.trigger != b.trigger { return a.trigger < b.trigger }
-    if a.trigger == Entry.none { return a.walk < b.walk }
+    if a.trigger == Entry.noTrigger { return a.walk < b.walk }
     if a.rank != b.rank { return a.rank < b.rank }
     guard let fa = walks[Int(a.walk)].head, let fb = walks[Int(b.walk)].head else { return false }
     if fa.followsWithinSeries(fb) { return true }

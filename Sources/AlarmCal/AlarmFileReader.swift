@@ -114,9 +114,7 @@ public struct AlarmFileReader: Sendable {
   ) -> (alarms: [Alarm], positions: [Int]) {
     let derivedIDs = derivedIDs(records)
     var alarms: [Alarm] = []
-    alarms.reserveCapacity(records.count)
     var positions: [Int] = []
-    positions.reserveCapacity(records.count)
     ParallelWork.map(ParallelWork.runs(of: records.count)) { run in
       var found: (alarms: [Alarm], positions: [Int], problems: [AlarmFileProblem]) = ([], [], [])
       found.alarms.reserveCapacity(run.count)
@@ -135,10 +133,11 @@ public struct AlarmFileReader: Sendable {
         knownZones = decoder.knownZones
       }
       return found
-    } each: { run in
-      alarms += run.alarms
-      positions += run.positions
-      problems += run.problems
+    } each: { result in
+      var run = result
+      alarms.append(taking: &run.alarms)
+      positions.append(taking: &run.positions)
+      problems.append(taking: &run.problems)
     }
     return (alarms, positions)
   }

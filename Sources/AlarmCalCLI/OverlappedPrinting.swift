@@ -7,8 +7,8 @@ import Synchronization
 /// for both, so a batch changes hands only between steps, on the calling thread; no
 /// thread is started here and the stages never wait on each other inside a step.
 enum OverlappedPrinting {
-  /// How many firings a batch holds: enough that a step's cost dwarfs starting it, few enough
-  /// that a batch stays in the cache between its two stages.
+  /// How many firings a batch holds: enough that a step's work dwarfs starting both stages and
+  /// waiting for the slower at its end.
   static let batchSize = 4096
 
   /// Finding firings: the schedule and the batch it fills.

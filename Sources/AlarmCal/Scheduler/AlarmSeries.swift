@@ -71,14 +71,17 @@ final class AlarmSeries: Sendable {
   /// Whether the rule is HOURLY or finer.
   let isSubDaily: Bool
 
-  init(_ parts: MasterParts, overrides: SeriesReader.Overrides) {
+  /// The series of `parts` with `overrides`; its rule has been taken out of the parts for its
+  /// walk, and `subDailyRule` says whether there was one (nil: none) and whether it is HOURLY
+  /// or finer.
+  init(_ parts: MasterParts, subDailyRule: Bool?, overrides: SeriesReader.Overrides) {
     origin = parts.origin
     line = parts.line
     componentName = parts.componentName
     zone = parts.placed.zone
     start = parts.placed.local
     isDate = parts.placed.isDate
-    recurring = parts.rule != nil || !parts.rdates.isEmpty
+    recurring = subDailyRule != nil || !parts.rdates.isEmpty
     fixedRecurrenceID = parts.fixedRecurrenceID
     master = parts.template
     excludedInstants = parts.excludedInstants
@@ -92,8 +95,7 @@ final class AlarmSeries: Sendable {
       parts.template.canRingPerInstance
       || overrides.future.contains { $0.template.canRingPerInstance }
     rdates = instancesCanRing ? parts.rdates : []
-    let rule = instancesCanRing ? parts.rule : nil
-    isSubDaily = rule?.isSubDaily ?? false
+    isSubDaily = instancesCanRing && subDailyRule == true
     var once = parts.singles
     if !overrides.singles.isEmpty { once += overrides.singles }
     for (id, override) in overrides.table {

@@ -108,7 +108,7 @@ public struct FiringSchedule {
     _ = consume text
     for index in pieces.indices {
       let builder = builderOfRoot[pieces[index].root]
-      for item in read[index] { builders[builder].add(item) }
+      for item in read[index].indices { builders[builder].add(&read[index][item]) }
       read[index] = []
     }
     for index in builders.indices { take(&builders[index]) }
@@ -150,11 +150,11 @@ public struct FiringSchedule {
     // Children before the first segment (VTIMEZONEs, mostly) come first.
     var header = builder.itemReader
     for child in segments.root.components {
-      if let item = SeriesBuilder.read(child, with: &header) { builder.add(item) }
+      if var item = SeriesBuilder.read(child, with: &header) { builder.add(&item) }
     }
     for index in read.indices {
-      for item in read[index] ?? [] { builder.add(item) }
-      read[index] = nil
+      var items = read[index].take() ?? []
+      for item in items.indices { builder.add(&items[item]) }
     }
     take(&builder)
     fileCount += 1

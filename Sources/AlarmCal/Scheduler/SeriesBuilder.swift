@@ -30,10 +30,21 @@ struct SeriesBuilder {
     var overrides: [(component: ICalComponent, revision: ComponentRevision)] = []
   }
 
-  /// A read master on the heap.
+  /// A read master on the heap. Its parts are moved in and out, never copied: a copy would
+  /// retain each of them, in memory another thread wrote.
   private final class MasterBox {
-    let read: ReadMaster
-    init(_ read: ReadMaster) { self.read = read }
+    let hasAlarms: Bool
+    let warnings: [SchedulerWarning]
+    private var parts: MasterParts?
+
+    init(_ read: consuming ReadMaster) {
+      hasAlarms = read.hasAlarms
+      warnings = read.warnings
+      parts = read.parts.take()
+    }
+
+    /// The master's parts (nil when it has no start or zone to ring at), moved out: once.
+    func takeParts() -> MasterParts? { parts.take() }
   }
 
   /// A builder for one calendar of `file` holding about `components` VEVENTs and VTODOs.
@@ -59,8 +70,8 @@ struct SeriesBuilder {
     /// The component, for an override and for a component without a UID (whose identity
     /// depends on the ones before it).
     let component: ICalComponent?
-    /// The master read, for a master with a UID.
-    let master: ReadMaster?
+    /// The master read, for a master with a UID; moved out when the item is added.
+    fileprivate(set) var master: ReadMaster?
   }
 
   /// Makes room for `components` more VEVENTs and VTODOs.
@@ -85,8 +96,8 @@ struct SeriesBuilder {
       master: keeps ? nil : reader.master(item, uid: uid, identity: uid))
   }
 
-  /// Takes the next VEVENT or VTODO, in file order.
-  mutating func add(_ item: ReadItem) {
+  /// Takes the next VEVENT or VTODO, in file order; its master read is moved out of it.
+  mutating func add(_ item: inout ReadItem) {
     let revision = item.revision.placed(at: added)
     added += 1
     let slot = slot(for: item)
@@ -97,12 +108,14 @@ struct SeriesBuilder {
     guard takeMaster(slot, revision: revision, line: item.line, component: item.name) else {
       return
     }
-    let read =
-      item.master
-      ?? item.component.map {
-        reader.master($0, uid: slots[slot].uid, identity: slots[slot].identity)
-      }
-    slots[slot].master = read.map(MasterBox.init)
+    if let read = item.master.take() {
+      slots[slot].master = MasterBox(consume read)
+    } else if let component = item.component {
+      slots[slot].master = MasterBox(
+        reader.master(component, uid: slots[slot].uid, identity: slots[slot].identity))
+    } else {
+      slots[slot].master = nil
+    }
   }
 
   /// The slot of a component's UID, made when the UID is new. A component without a UID is
@@ -180,7 +193,7 @@ struct SeriesBuilder {
     let overrides =
       slot.overrides.isEmpty
       ? [] : currentOverrides(slot.overrides, uid: uid, reader: reader, into: &found)
-    guard let master = slot.master?.read else {
+    guard let master = slot.master else {
       // Instances without their series (a CalDAV server's expanded answer): each is a
       // single instance of its own, keeping its RECURRENCE-ID.
       for item in overrides {
@@ -198,21 +211,22 @@ struct SeriesBuilder {
     }
     guard master.hasAlarms || overridesHaveAlarms else { return }
     found += master.warnings
-    guard let parts = master.parts else { return }
+    guard let parts = master.takeParts() else { return }
     let (read, warnings) =
       overrides.isEmpty
       ? (SeriesReader.Overrides(), []) : reader.overrides(overrides, of: parts, uid: uid)
     found += warnings
-    if let walk = walk(parts, read) { result.append(walk) }
+    if let walk = walk(consume parts, read) { result.append(walk) }
   }
 
   /// A walk through a series, unless none of its alarms can ring (ACTION:NONE, a completed
   /// task).
-  private static func walk(_ parts: MasterParts, _ overrides: SeriesReader.Overrides)
+  private static func walk(_ parts: consuming MasterParts, _ overrides: SeriesReader.Overrides)
     -> SeriesWalk?
   {
-    let series = AlarmSeries(parts, overrides: overrides)
-    return series.canRing ? SeriesWalk(series, rule: parts.rule) : nil
+    let rule = parts.rule.take()
+    let series = AlarmSeries(parts, subDailyRule: rule?.isSubDaily, overrides: overrides)
+    return series.canRing ? SeriesWalk(series, rule: consume rule) : nil
   }
 
   /// The current revision of each RECURRENCE-ID's override, in file order; the others are

@@ -165,7 +165,7 @@ final class AlarmSeries: Sendable {
     to result: inout [Firing]
   ) {
     forEachFiring(template: template, length: length, start: start, zone: zone) {
-      trigger, alarm, repeatIndex in
+      trigger, alarm, repeatIndex, _ in
       result.append(
         FiringMath.firing(
           origin: origin, trigger: trigger, recurrenceID: recurrenceID,
@@ -174,16 +174,34 @@ final class AlarmSeries: Sendable {
     }
   }
 
-  /// Calls `body` with the trigger, the alarm's place and the repeat index of each firing of
-  /// one instance's relative alarms (RFC 5545 §3.8.6.2-3).
+  /// ``forEachFiring(template:length:start:zone:_:)`` of template `index` (0: the master's, k:
+  /// the k-th THISANDFUTURE override's), its length unless `length` is given. The template is
+  /// read where it is: a copy would retain its alarms, which the printing thread reads too.
+  func forEachFiring(
+    template index: Int, length: InstanceLength?, start: AlarmTriggers.Moment,
+    _ body: (Instant, Int, Int, Instant?) -> Void
+  ) {
+    if index == 0 {
+      Self.forEachFiring(
+        template: master, length: length ?? master.length, start: start, zone: zone, body)
+    } else {
+      let template = futureOverrides[index - 1].template
+      Self.forEachFiring(
+        template: template, length: length ?? template.length, start: start, zone: zone, body)
+    }
+  }
+
+  /// Calls `body` with the trigger, the alarm's place, the repeat index and the alarm's
+  /// acknowledgement of each firing of one instance's relative alarms (RFC 5545 §3.8.6.2-3).
   static func forEachFiring(
     template: InstanceTemplate, length: InstanceLength, start: AlarmTriggers.Moment,
-    zone: any ZoneOffsets, _ body: (Instant, Int, Int) -> Void
+    zone: any ZoneOffsets, _ body: (Instant, Int, Int, Instant?) -> Void
   ) {
     guard !template.cancelled else { return }
     var end: AlarmTriggers.Moment?
-    for (index, alarm) in template.alarms.enumerated() {
-      guard case .relative(let offset, let fromEnd) = alarm.trigger else { continue }
+    let alarms = template.alarms
+    for index in alarms.indices {
+      guard case .relative(let offset, let fromEnd) = alarms[index].trigger else { continue }
       var anchor = start
       if fromEnd {
         let instanceEnd = end ?? length.end(of: start, in: zone)
@@ -191,8 +209,11 @@ final class AlarmSeries: Sendable {
         anchor = instanceEnd
       }
       let first = AlarmTriggers.instant(offset, after: anchor, in: zone)
-      for k in 0...alarm.repeatCount {
-        body(FiringMath.repeatTrigger(first, k, alarm.repeatInterval, zone: zone), index, k)
+      let repeatInterval = alarms[index].repeatInterval
+      let acknowledged = alarms[index].acknowledged
+      for k in 0...alarms[index].repeatCount {
+        body(
+          FiringMath.repeatTrigger(first, k, repeatInterval, zone: zone), index, k, acknowledged)
       }
     }
   }

@@ -216,18 +216,15 @@ struct SeriesWalk {
       start = AlarmTriggers.Moment(
         instance.local.adding(seconds: series.futureOverrides[place].shift), in: series.zone)
     }
-    let template = series.template(templateIndex)
     let from = from
-    AlarmSeries.forEachFiring(
-      template: template, length: instance.length ?? template.length, start: start,
-      zone: series.zone
-    ) { trigger, alarm, repeatIndex in
+    series.forEachFiring(template: templateIndex, length: instance.length, start: start) {
+      trigger, alarm, repeatIndex, acknowledged in
       guard trigger >= from else { return }
       pushAhead(
         FoundFiring(
           trigger: trigger, eventStart: start.instant, recurrenceID: id, repeatIndex: repeatIndex,
           template: templateIndex, alarm: alarm,
-          acknowledged: template.alarms[alarm].acknowledged.map { trigger <= $0 } ?? false))
+          acknowledged: acknowledged.map { trigger <= $0 } ?? false))
     }
   }
 

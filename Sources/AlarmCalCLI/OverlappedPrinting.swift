@@ -7,9 +7,10 @@ import Synchronization
 /// for both, so a batch changes hands only between steps, on the calling thread; no
 /// thread is started here and the stages never wait on each other inside a step.
 enum OverlappedPrinting {
-  /// How many firings a batch holds: enough that a step's work dwarfs starting both stages and
-  /// waiting for the slower at its end.
-  static let batchSize = 4096
+  /// How many firings a batch holds: no bound of its own, so a batch is what is left of one
+  /// span of time's firings (``FiringSchedule`` takes them a span at a time), and each step
+  /// finds one span while the last is printed.
+  static let batchSize = Int.max
 
   /// Finding firings: the schedule and the batch it fills.
   private struct Finding: ~Copyable {

@@ -565,3 +565,104 @@ extension SchedulerTests {
     #expect(shared > 0)
   }
 }
+
+/// Firings are taken a span of time at a time and sorted (`FiringSlice`): however the spans
+/// fall, the same firings are listed in the same order, with the same warnings.
+@Suite struct SliceTests {
+  /// Two series whose MINUTELY rules stop on the work limit within their first hour (each has
+  /// 60 instances among its first 200 candidates), one UID in both calendars of the file (two
+  /// walks of one rank) whose four alarms each ring at one minute, a daily series whose first
+  /// week is acknowledged, and a weekly one.
+  private static let calendar: String = {
+    func event(_ uid: String, _ lines: [String], alarms: [[String]]) -> [String] {
+      ["BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20261201T000000Z"] + lines
+        + alarms.flatMap { ["BEGIN:VALARM"] + $0 + ["END:VALARM"] } + ["END:VEVENT"]
+    }
+    let audio = ["ACTION:AUDIO", "TRIGGER:PT0S"]
+    let display = ["ACTION:DISPLAY", "DESCRIPTION:d", "TRIGGER:PT0S"]
+    let once = ["DTSTART:20261202T093000Z"]
+    var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//alarmcal//slices//EN"]
+    lines += event(
+      "stops-a", ["DTSTART:20261202T090000Z", "RRULE:FREQ=MINUTELY;BYHOUR=9"], alarms: [display])
+    lines += event(
+      "stops-b", ["DTSTART:20261203T091000Z", "RRULE:FREQ=MINUTELY;BYHOUR=9"],
+      alarms: [["ACTION:AUDIO", "TRIGGER:-PT10M"]])
+    lines += event("twice", once, alarms: Array(repeating: audio, count: 4))
+    lines += event(
+      "daily", ["DTSTART:20261201T093000Z", "RRULE:FREQ=DAILY;COUNT=40"],
+      alarms: [
+        display + ["ACKNOWLEDGED:20261208T000000Z"],
+        ["ACTION:AUDIO", "TRIGGER:-PT1H", "REPEAT:2", "DURATION:PT30M"],
+      ])
+    lines += event(
+      "weekly", ["DTSTART:20261202T093000Z", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR"], alarms: [audio])
+    lines += ["END:VCALENDAR", "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//alarmcal//two//EN"]
+    lines += event("twice", once, alarms: Array(repeating: display, count: 4))
+    lines.append("END:VCALENDAR")
+    return lines.joined(separator: "\r\n") + "\r\n"
+  }()
+
+  /// The firings (with ids) and the warnings found while listing them, with slices meant to
+  /// hold `sliceFirings` firings.
+  private func listing(
+    sliceFirings: Int?, includeAcknowledged: Bool, limit: Int?
+  ) throws -> (firings: [String], warnings: [String]) {
+    var schedule = try FiringSchedule.reading(
+      Self.calendar, name: "s.ics", zone: try #require(TimeZoneRules(identifier: "UTC")),
+      includeAcknowledged: includeAcknowledged, workLimit: 200)
+    if let sliceFirings { schedule.sliceFirings = sliceFirings }
+    var firings: [String] = []
+    let late = schedule.firings(
+      from: try instant("20261202T000000Z"), to: try instant("20270301T000000Z"), limit: limit
+    ) { firings.append("\($0.trigger) \($0.uid) \($0.action) \($0.id)") }
+    return (firings, late.map(\.description))
+  }
+
+  @Test(arguments: [false, true], [nil, 50, 61, 150])
+  func anySlicingListsTheSame(includeAcknowledged: Bool, limit: Int?) throws {
+    // Slices of about one firing are spans of one second: the walks merged firing by firing.
+    let merged = try listing(
+      sliceFirings: 1, includeAcknowledged: includeAcknowledged, limit: limit)
+    #expect(merged.firings.count == limit ?? merged.firings.count)
+    #expect(merged.firings.count >= min(limit ?? 101, 101))
+    for sliceFirings in [3, 40, 1_000, nil] {
+      let sliced = try listing(
+        sliceFirings: sliceFirings, includeAcknowledged: includeAcknowledged, limit: limit)
+      #expect(sliced.firings == merged.firings, "slices of \(sliceFirings ?? 0)")
+      #expect(sliced.warnings == merged.warnings, "slices of \(sliceFirings ?? 0)")
+    }
+  }
+
+  @Test func aListingThatEndsWhereARuleStoppedDoesNotSaySo() throws {
+    // The first limit whose listing warns: the rule stopped after the last firing of the
+    // listing one shorter, which says nothing of it, as no later firing was asked for.
+    var limit = 1
+    while try listing(sliceFirings: nil, includeAcknowledged: false, limit: limit).warnings
+      .isEmpty, limit < 400
+    {
+      limit += 1
+    }
+    let shorter = try listing(sliceFirings: nil, includeAcknowledged: false, limit: limit - 1)
+    #expect(limit < 400)
+    #expect(shorter.warnings.isEmpty)
+    #expect(shorter.firings.last?.contains("stops-a") == true)
+  }
+
+  @Test func theMergedListingIsInOrder() throws {
+    let merged = try listing(sliceFirings: 1, includeAcknowledged: false, limit: nil)
+    // Both rules stop on the work limit: the first on 2 December, the second on 3 December.
+    #expect(merged.warnings.count == 2)
+    #expect(merged.warnings.first?.contains("stops-a") == true)
+    let times = merged.firings.map { $0.prefix(20) }
+    #expect(times == times.sorted())
+    // `twice`, once in each calendar of the file, rings at one minute: its four alarms in
+    // each, pairwise of equal ids, each pair first the first calendar's.
+    let twice = merged.firings.filter { $0.hasPrefix("2026-12-02T09:30:00Z twice") }
+    #expect(
+      twice.map { $0.split(separator: " ")[2] }
+        == Array(repeating: ["AUDIO", "DISPLAY"], count: 4).flatMap { $0 })
+    // Acknowledged firings are passed over: none of `daily`'s DISPLAY before 8 December.
+    #expect(!merged.firings.contains { $0.hasPrefix("2026-12-07T09:30:00Z daily DISPLAY") })
+    #expect(merged.firings.contains { $0.hasPrefix("2026-12-08T09:30:00Z daily DISPLAY") })
+  }
+}

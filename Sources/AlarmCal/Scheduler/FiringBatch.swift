@@ -4,16 +4,37 @@ import ICalendar
 /// in a recurring series is kept as plain values and the series' place in a list shared by
 /// every batch, and becomes a ``Firing`` only when read: finding firings then touches no
 /// reference count, neither the series' nor those of the strings a firing carries, and
-/// whoever reads the batch (another thread, say) makes them.
+/// whoever reads the batch (another thread, say) makes them. A batch reads its firings where
+/// the schedule found them, in one span of time, by their places in the order they are
+/// listed in; so the reader, not the finder, waits for memory that order scatters.
 public struct FiringBatch: Sendable {
   /// A firing made already (boxed: rare, and large beside a found one), or one to make from
   /// its series.
   enum Entry: Sendable {
     indirect case made(Firing)
     case found(series: Int, FoundFiring)
+
+    /// The firing, made from its series in `series` when it was found in one.
+    func firing(in series: [AlarmSeries]) -> Firing {
+      switch self {
+      case .made(let firing): firing
+      case .found(let index, let found): series[index].firing(found)
+      }
+    }
+
+    /// Whether an acknowledgement covers the firing.
+    var acknowledged: Bool {
+      switch self {
+      case .made(let firing): firing.acknowledged
+      case .found(_, let found): found.acknowledged
+      }
+    }
   }
 
-  var entries: [Entry] = []
+  /// The firings of the span the batch reads from, in the order found.
+  var found: [Entry] = []
+  /// The places in `found` of the batch's firings, in order.
+  var places: [Int32] = []
   /// The series that ``Entry/found(series:_:)`` counts in.
   var series: [AlarmSeries] = []
 
@@ -21,24 +42,21 @@ public struct FiringBatch: Sendable {
   public init() {}
 
   /// How many firings it holds.
-  public var count: Int { entries.count }
+  public var count: Int { places.count }
 
   /// Whether it holds none.
-  public var isEmpty: Bool { entries.isEmpty }
+  public var isEmpty: Bool { places.isEmpty }
 
   /// The firing at `index` (0 ..< ``count``), made as it is read.
   public subscript(index: Int) -> Firing {
-    switch entries[index] {
-    case .made(let firing): firing
-    case .found(let index, let found): series[index].firing(found)
-    }
+    found[Int(places[index])].firing(in: series)
   }
 
   /// The firing at `index` as its source and the values that are its own, without making it:
   /// for output that writes what a source's firings share once. Nil for a firing that shares
   /// nothing with others (read it with the subscript).
   public func sharedSource(at index: Int) -> (source: FiringSource, own: FiringOwnValues)? {
-    guard case .found(let series, let found) = entries[index] else { return nil }
+    guard case .found(let series, let found) = found[Int(places[index])] else { return nil }
     return (
       FiringSource(series: series, template: found.template, alarm: found.alarm),
       FiringOwnValues(
@@ -49,7 +67,8 @@ public struct FiringBatch: Sendable {
 
   /// Empties the batch, keeping its storage for the next.
   public mutating func removeAll() {
-    entries.removeAll(keepingCapacity: true)
+    places.removeAll(keepingCapacity: true)
+    found = []
   }
 }
 

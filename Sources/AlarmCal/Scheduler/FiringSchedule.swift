@@ -3,10 +3,11 @@ import ICalendar
 /// Computes alarm firings from calendars, lazily, in time order.
 ///
 /// Each calendar's events become series as they are read (``read(_:file:)``); firings are then
-/// merged from the series by a tournament tree keyed by each series' next firing, and each
-/// series finds instances only as far as its next firing needs. So the next 64 firings of
-/// 100,000 series look at about one instance of each, and memory follows the series, not the
-/// window.
+/// taken a span of time at a time: a tournament tree keyed by each series' next firing names
+/// the series due in the span, each gives its firings in the span at once, and the span's
+/// firings are sorted (``FiringSlice``). Each series finds instances only as far as its next
+/// firing needs, and spans start short and grow: so the next 64 firings of 100,000 series look
+/// at about one instance of each, and memory follows the series and the span, not the window.
 public struct FiringSchedule {
   /// The zone for floating and all-day times (`--tz`).
   public let defaultZone: TimeZoneRules
@@ -31,6 +32,9 @@ public struct FiringSchedule {
   private var remaining = 0
   /// Each walk's series, in the walks' order, for batches to make firings from.
   private var seriesOfWalks: [AlarmSeries] = []
+  /// The firings of the span being handed out, and how long the next span is, in seconds.
+  private var slice = FiringSlice()
+  private var span: Int64 = 60
 
   /// How many recurrence instances all series have looked at so far: a measure of laziness.
   public var instancesExamined: Int { walks.reduce(0) { $0 + $1.instancesExamined } }
@@ -168,12 +172,12 @@ public struct FiringSchedule {
     from: Instant, to: Instant?, limit: Int?, emit: (Firing) -> Void
   ) -> [SchedulerWarning] {
     startFirings(from: from, to: to, limit: limit)
-    let skipAcknowledged = !includeAcknowledged
-    takeFirings(max: .max) { walk, _ in
-      guard let firing = walk.takeHead(unlessAcknowledged: skipAcknowledged) else { return false }
-      emit(firing)
-      return true
-    }
+    var batch = FiringBatch()
+    repeat {
+      batch.removeAll()
+      nextFirings(max: 4_096, into: &batch)
+      for index in 0..<batch.count { emit(batch[index]) }
+    } while !batch.isEmpty
     return lateWarnings
   }
 
@@ -186,7 +190,9 @@ public struct FiringSchedule {
       walks[index].rank = ranks[index]
       walks[index].start(at: from)
       // A walk may use its whole work limit finding its first firing.
-      Self.noteWorkLimit(&walks[index], workLimit: workLimit, into: &lateWarnings)
+      if let warning = Self.workLimitWarning(&walks[index], workLimit: workLimit) {
+        lateWarnings.append(warning)
+      }
     }
     let horizon = Instant(secondsSince1970: 253_402_300_799)  // 9999-12-31T23:59:59Z
     end = min(to ?? horizon, horizon)
@@ -198,47 +204,77 @@ public struct FiringSchedule {
   /// Appends the next firings, at most `max` of them, to `batch`; none once every firing asked
   /// for by ``startFirings(from:to:limit:)`` has been handed out.
   public mutating func nextFirings(max: Int, into batch: inout FiringBatch) {
-    let skipAcknowledged = !includeAcknowledged
     if batch.series.count != walks.count { batch.series = seriesOfWalks }
-    takeFirings(max: max) { walk, place in
-      guard let entry = walk.takeHeadEntry(unlessAcknowledged: skipAcknowledged, place: place)
-      else { return false }
-      batch.entries.append(entry)
-      return true
-    }
-  }
-
-  /// Takes the next firings, at most `max` of them, each by one call of `take` on the walk whose
-  /// head it is; `take` says whether it handed a firing out (an acknowledged one is passed
-  /// over unless asked for).
-  private mutating func takeFirings(max: Int, _ take: (inout SeriesWalk, Int) -> Bool) {
     var taken = 0
-    while taken < max, remaining > 0, let next = queue.first,
-      let trigger = walks[next].headTrigger, trigger < end
-    {
-      if take(&walks[next], next) {
+    while taken < max, remaining > 0 {
+      if slice.isEmpty {
+        // A batch reads the firings of one span.
+        guard batch.isEmpty else { return }
+        takeSlice()
+      }
+      guard let next = slice.takeNext() else { return }
+      if !next.passedOver {
+        if batch.isEmpty { batch.found = slice.found }
+        batch.places.append(next.place)
         taken += 1
         remaining -= 1
-        // The last firing asked for ends the walk at once.
+        // The last firing asked for ends the walks at once.
         if remaining == 0 { return }
       }
-      Self.noteWorkLimit(&walks[next], workLimit: workLimit, into: &lateWarnings)
-      queue.firstMoved(in: walks)
+      if let warning = next.warning { lateWarnings.append(warning) }
     }
   }
 
+  /// Takes every firing of the next span of time from the walks, sorted (``FiringSlice``): each
+  /// walk whose next firing comes first gives all of its firings in the span at once. The span
+  /// grows or shrinks so that a slice holds about ``sliceFirings`` firings. The slice stays
+  /// empty when no firing is left before the end.
+  private mutating func takeSlice() {
+    guard let first = queue.first, let start = walks[first].headTrigger, start < end else {
+      return
+    }
+    let sliceEnd = min(end, start.adding(seconds: span))
+    slice.begin(at: start)
+    let skipAcknowledged = !includeAcknowledged
+    while let next = queue.first, var trigger = walks[next].headTrigger, trigger < sliceEnd {
+      repeat {
+        guard let entry = walks[next].takeHead(place: next) else { break }
+        slice.append(
+          entry, trigger: trigger, rank: walks[next].rank, walk: next,
+          passedOver: skipAcknowledged && entry.acknowledged)
+        if let warning = Self.workLimitWarning(&walks[next], workLimit: workLimit) {
+          slice.noteAfterLast(warning)
+        }
+        guard let after = walks[next].headTrigger else { break }
+        trigger = after
+      } while trigger < sliceEnd
+      queue.firstMoved(in: walks)
+    }
+    slice.sort(series: seriesOfWalks)
+    if slice.count < sliceFirings / 4 {
+      span = min(span * 4, Self.longestSpan)
+    } else if slice.count > sliceFirings {
+      span = max(span / 2, 1)
+    }
+  }
+
+  /// How many firings a slice is meant to hold: enough that most walks give several at once.
+  /// Only tests change it, to see that any slicing lists the same.
+  var sliceFirings = 131_072
+  /// The longest span a slice covers, in seconds: a year (well within ``FiringSlice``'s
+  /// 2³² seconds).
+  private static let longestSpan: Int64 = 366 * 86_400
+
   /// A warning, once per walk, when its rule stopped on the work limit.
-  private static func noteWorkLimit(
-    _ walk: inout SeriesWalk, workLimit: Int, into found: inout [SchedulerWarning]
-  ) {
-    guard walk.stoppedByWorkLimit, !walk.warnedAboutWork else { return }
+  private static func workLimitWarning(_ walk: inout SeriesWalk, workLimit: Int)
+    -> SchedulerWarning?
+  {
+    guard walk.stoppedByWorkLimit, !walk.warnedAboutWork else { return nil }
     walk.warnedAboutWork = true
     let item = walk.series
-    found.append(
-      SchedulerWarning(
-        file: item.origin.file, line: item.line, component: item.componentName, uid: item.uid,
-        message: "stopped after \(workLimit) recurrence candidates; later instances are not listed"
-      ))
+    return SchedulerWarning(
+      file: item.origin.file, line: item.line, component: item.componentName, uid: item.uid,
+      message: "stopped after \(workLimit) recurrence candidates; later instances are not listed")
   }
 
   /// Each series' place in the order ties between firings at one instant are broken in (file,

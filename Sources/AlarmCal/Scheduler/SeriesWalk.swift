@@ -71,32 +71,14 @@ struct SeriesWalk {
     findHead()
   }
 
-  /// Hands out the head and finds the next one; nil, handing out nothing, when the head is
-  /// acknowledged and `unlessAcknowledged`.
-  mutating func takeHead(unlessAcknowledged: Bool) -> Firing? {
+  /// Hands out the head and finds the next one; nil when none is left. A firing found in the
+  /// series is left to be made when it is read, naming its series by `place` (the walk's in
+  /// the batch's list of series).
+  mutating func takeHead(place: Int) -> FiringBatch.Entry? {
     guard headTrigger != nil else { return nil }
-    var firing: Firing?
-    if headRingsOnce {
-      let once = series.ringsOnce[onceIndex]
-      if !(unlessAcknowledged && once.acknowledged) { firing = once }
-    } else if let first = ahead.first, !(unlessAcknowledged && first.acknowledged) {
-      firing = series.firing(first)
-    }
-    advance()
-    return firing
-  }
-
-  /// ``takeHead(unlessAcknowledged:)``, leaving a firing found in the series to be made when
-  /// it is read; `place` is the walk's in the batch's list of series.
-  mutating func takeHeadEntry(unlessAcknowledged: Bool, place: Int) -> FiringBatch.Entry? {
-    guard headTrigger != nil else { return nil }
-    var entry: FiringBatch.Entry?
-    if headRingsOnce {
-      let once = series.ringsOnce[onceIndex]
-      if !(unlessAcknowledged && once.acknowledged) { entry = .made(once) }
-    } else if let first = ahead.first, !(unlessAcknowledged && first.acknowledged) {
-      entry = .found(series: place, first)
-    }
+    let entry: FiringBatch.Entry? =
+      headRingsOnce
+      ? .made(series.ringsOnce[onceIndex]) : ahead.first.map { .found(series: place, $0) }
     advance()
     return entry
   }

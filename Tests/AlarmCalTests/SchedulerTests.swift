@@ -572,7 +572,8 @@ extension SchedulerTests {
   /// Two series whose MINUTELY rules stop on the work limit within their first hour (each has
   /// 60 instances among its first 200 candidates), one UID in both calendars of the file (two
   /// walks of one rank) whose four alarms each ring at one minute, a daily series whose first
-  /// week is acknowledged, and a weekly one.
+  /// week is acknowledged, a weekly one, and one that rings half a minute after each of the
+  /// first's firings (so that a span cut short carries firings into the next).
   private static let calendar: String = {
     func event(_ uid: String, _ lines: [String], alarms: [[String]]) -> [String] {
       ["BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20261201T000000Z"] + lines
@@ -589,6 +590,9 @@ extension SchedulerTests {
       alarms: [["ACTION:AUDIO", "TRIGGER:-PT10M"]])
     lines += event("twice", once, alarms: Array(repeating: audio, count: 4))
     lines += event(
+      "offset", ["DTSTART:20261202T090030Z", "RRULE:FREQ=MINUTELY;BYHOUR=9;COUNT=30"],
+      alarms: [audio])
+    lines += event(
       "daily", ["DTSTART:20261201T093000Z", "RRULE:FREQ=DAILY;COUNT=40"],
       alarms: [
         display + ["ACKNOWLEDGED:20261208T000000Z"],
@@ -602,35 +606,59 @@ extension SchedulerTests {
     return lines.joined(separator: "\r\n") + "\r\n"
   }()
 
-  /// The firings (with ids) and the warnings found while listing them, with slices meant to
-  /// hold `sliceFirings` firings.
+  /// The firings, each also as a line with its id, and the warnings found while listing them,
+  /// with slices meant to hold `sliceFirings` firings.
   private func listing(
-    sliceFirings: Int?, includeAcknowledged: Bool, limit: Int?
-  ) throws -> (firings: [String], warnings: [String]) {
+    sliceFirings: Int?, includeAcknowledged: Bool, limit: Int?, to: String = "20270301T000000Z"
+  ) throws -> (firings: [Firing], lines: [String], warnings: [String]) {
     var schedule = try FiringSchedule.reading(
       Self.calendar, name: "s.ics", zone: try #require(TimeZoneRules(identifier: "UTC")),
       includeAcknowledged: includeAcknowledged, workLimit: 200)
     if let sliceFirings { schedule.sliceFirings = sliceFirings }
-    var firings: [String] = []
+    var firings: [Firing] = []
     let late = schedule.firings(
-      from: try instant("20261202T000000Z"), to: try instant("20270301T000000Z"), limit: limit
-    ) { firings.append("\($0.trigger) \($0.uid) \($0.action) \($0.id)") }
-    return (firings, late.map(\.description))
+      from: try instant("20261202T000000Z"), to: try instant(to), limit: limit
+    ) { firings.append($0) }
+    let lines = firings.map { "\($0.trigger) \($0.uid) \($0.action) \($0.id)" }
+    return (firings, lines, late.map(\.description))
   }
 
-  @Test(arguments: [false, true], [nil, 50, 61, 150])
+  /// Whether no firing of `firings` is listed before one ahead of it.
+  private func inOrder(_ firings: [Firing]) -> Bool {
+    !zip(firings, firings.dropFirst()).contains { Firing.precedes($1, $0) }
+  }
+
+  @Test(arguments: [false, true], [nil, 1, 50, 61, 150])
   func anySlicingListsTheSame(includeAcknowledged: Bool, limit: Int?) throws {
-    // Slices of about one firing are spans of one second: the walks merged firing by firing.
-    let merged = try listing(
+    // Slices meant to hold one firing are cut short after two: firings are handed out about
+    // one at a time, and most spans carry firings into the next.
+    let single = try listing(
       sliceFirings: 1, includeAcknowledged: includeAcknowledged, limit: limit)
-    #expect(merged.firings.count == limit ?? merged.firings.count)
-    #expect(merged.firings.count >= min(limit ?? 101, 101))
+    #expect(single.lines.count == limit ?? single.lines.count)
+    #expect(single.lines.count >= min(limit ?? 101, 101))
+    let ordered = inOrder(single.firings)
+    #expect(ordered)
     for sliceFirings in [3, 40, 1_000, nil] {
       let sliced = try listing(
         sliceFirings: sliceFirings, includeAcknowledged: includeAcknowledged, limit: limit)
-      #expect(sliced.firings == merged.firings, "slices of \(sliceFirings ?? 0)")
-      #expect(sliced.warnings == merged.warnings, "slices of \(sliceFirings ?? 0)")
+      #expect(sliced.lines == single.lines, "slices of \(sliceFirings ?? 0)")
+      #expect(sliced.warnings == single.warnings, "slices of \(sliceFirings ?? 0)")
     }
+  }
+
+  @Test(arguments: [1, 3, nil])
+  func theEndIsExcluded(sliceFirings: Int?) throws {
+    // `daily`'s AUDIO alarm rings at 08:30, 09:00 and 09:30, and its DISPLAY at 09:30 (a Tuesday:
+    // `weekly` does not ring).
+    let before = try listing(
+      sliceFirings: sliceFirings, includeAcknowledged: false, limit: nil,
+      to: "20261208T093000Z")
+    let after = try listing(
+      sliceFirings: sliceFirings, includeAcknowledged: false, limit: nil,
+      to: "20261208T093001Z")
+    #expect(before.lines.last?.hasPrefix("2026-12-08T09:00:00Z daily AUDIO") == true)
+    #expect(after.lines.count == before.lines.count + 2)
+    #expect(after.lines.suffix(2).allSatisfy { $0.hasPrefix("2026-12-08T09:30:00Z daily") })
   }
 
   @Test func aListingThatEndsWhereARuleStoppedDoesNotSaySo() throws {
@@ -644,25 +672,59 @@ extension SchedulerTests {
     }
     let shorter = try listing(sliceFirings: nil, includeAcknowledged: false, limit: limit - 1)
     #expect(limit < 400)
-    #expect(shorter.warnings.isEmpty)
-    #expect(shorter.firings.last?.contains("stops-a") == true)
+    #expect(shorter.lines.last?.contains("stops-a") == true)
   }
 
-  @Test func theMergedListingIsInOrder() throws {
-    let merged = try listing(sliceFirings: 1, includeAcknowledged: false, limit: nil)
-    // Both rules stop on the work limit: the first on 2 December, the second on 3 December.
-    #expect(merged.warnings.count == 2)
-    #expect(merged.warnings.first?.contains("stops-a") == true)
-    let times = merged.firings.map { $0.prefix(20) }
-    #expect(times == times.sorted())
+  @Test func theListingIsInOrder() throws {
+    let listed = try listing(sliceFirings: nil, includeAcknowledged: false, limit: nil)
+    let ordered = inOrder(listed.firings)
+    #expect(ordered)
+    // Both rules stop on the work limit, `stops-a`'s first.
+    #expect(listed.warnings.count == 2)
+    #expect(listed.warnings.first?.contains("stops-a") == true)
     // `twice`, once in each calendar of the file, rings at one minute: its four alarms in
     // each, pairwise of equal ids, each pair first the first calendar's.
-    let twice = merged.firings.filter { $0.hasPrefix("2026-12-02T09:30:00Z twice") }
+    let twice = listed.lines.filter { $0.hasPrefix("2026-12-02T09:30:00Z twice") }
     #expect(
       twice.map { $0.split(separator: " ")[2] }
         == Array(repeating: ["AUDIO", "DISPLAY"], count: 4).flatMap { $0 })
     // Acknowledged firings are passed over: none of `daily`'s DISPLAY before 8 December.
-    #expect(!merged.firings.contains { $0.hasPrefix("2026-12-07T09:30:00Z daily DISPLAY") })
-    #expect(merged.firings.contains { $0.hasPrefix("2026-12-08T09:30:00Z daily DISPLAY") })
+    #expect(!listed.lines.contains { $0.hasPrefix("2026-12-07T09:30:00Z daily DISPLAY") })
+    #expect(listed.lines.contains { $0.hasPrefix("2026-12-08T09:30:00Z daily DISPLAY") })
+  }
+
+  @Test func denseRulesAfterSparseOnesAreCutShort() throws {
+    // A daily event lets spans grow to weeks; then two SECONDLY rules start. A span is cut
+    // short once twice the firings a slice is meant to hold are taken, so the rules are not
+    // walked to their work limit for a few firings, and what the first gave past the cut
+    // (the second had not given its yet) comes in order after.
+    func event(_ uid: String, _ start: String, _ rule: String) -> [String] {
+      [
+        "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20261201T000000Z", "DTSTART:\(start)",
+        "RRULE:\(rule)", "BEGIN:VALARM", "ACTION:AUDIO", "TRIGGER:PT0S", "END:VALARM",
+        "END:VEVENT",
+      ]
+    }
+    let text =
+      (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//alarmcal//dense//EN"]
+      + event("sparse", "20261202T080000Z", "FREQ=DAILY")
+      + event("dense-a", "20270120T000000Z", "FREQ=SECONDLY")
+      + event("dense-b", "20270120T000000Z", "FREQ=SECONDLY") + ["END:VCALENDAR"])
+      .joined(separator: "\r\n") + "\r\n"
+    for limit in [59 + 10, 59 + 5_000] {
+      var schedule = try FiringSchedule.reading(
+        text, name: "d.ics", zone: try #require(TimeZoneRules(identifier: "UTC")))
+      schedule.sliceFirings = 1_000
+      var firings: [Firing] = []
+      let late = schedule.firings(
+        from: try instant("20261202T000000Z"), to: nil, limit: limit
+      ) { firings.append($0) }
+      #expect(late.isEmpty)
+      #expect(firings.count == limit)
+      let ordered = inOrder(firings)
+      #expect(ordered)
+      #expect(firings.suffix(10).allSatisfy { $0.uid.hasPrefix("dense") })
+      #expect(schedule.instancesExamined < limit + 4 * 1_000)
+    }
   }
 }

@@ -175,8 +175,9 @@ final class AlarmSeries: Sendable {
   }
 
   /// ``forEachFiring(template:length:start:zone:_:)`` of template `index` (0: the master's, k:
-  /// the k-th THISANDFUTURE override's), its length unless `length` is given. The template is
-  /// read where it is: a copy would retain its alarms, which the printing thread reads too.
+  /// the k-th THISANDFUTURE override's), its length unless `length` is given. The master's
+  /// template, which most instances ring with, is read where it is: a copy would retain its
+  /// alarms, which the printing thread reads too.
   func forEachFiring(
     template index: Int, length: InstanceLength?, start: AlarmTriggers.Moment,
     _ body: (Instant, Int, Int, Instant?) -> Void

@@ -84,6 +84,14 @@ public struct Firing: Equatable, Sendable {
     return a.followsWithinSeries(b)
   }
 
+  /// Whether `a`, of walk `walkA`, is listed before `b`, of walk `walkB`, when both have one
+  /// trigger, file and UID (one UID read as several series): as within one series, then in
+  /// the order the walks were read in.
+  static func listedBefore(_ a: Firing, walk walkA: Int, _ b: Firing, walk walkB: Int) -> Bool {
+    if a.followsWithinSeries(b) { return true }
+    return !b.followsWithinSeries(a) && walkA < walkB
+  }
+
   /// ``precedes(_:_:)`` for two firings of one file and UID.
   func followsWithinSeries(_ b: Firing) -> Bool {
     if trigger != b.trigger { return trigger < b.trigger }

@@ -65,7 +65,7 @@ public struct FiringBatch: Sendable {
     )
   }
 
-  /// Empties the batch, keeping its storage for the next.
+  /// Empties the batch, keeping the room for its places and letting go of the firings it read.
   public mutating func removeAll() {
     places.removeAll(keepingCapacity: true)
     found = []

@@ -32,8 +32,9 @@ public struct FiringSchedule {
   private var remaining = 0
   /// Each walk's series, in the walks' order, for batches to make firings from.
   private var seriesOfWalks: [AlarmSeries] = []
-  /// The firings of the span being handed out, and how long the next span is, in seconds.
+  /// The firings of the span being handed out.
   private var slice = FiringSlice()
+  /// How long the next span is, in seconds: a minute at first.
   private var span: Int64 = 60
 
   /// How many recurrence instances all series have looked at so far: a measure of laziness.
@@ -174,8 +175,7 @@ public struct FiringSchedule {
     startFirings(from: from, to: to, limit: limit)
     var batch = FiringBatch()
     repeat {
-      batch.removeAll()
-      nextFirings(max: 4_096, into: &batch)
+      nextFirings(max: .max, into: &batch)
       for index in 0..<batch.count { emit(batch[index]) }
     } while !batch.isEmpty
     return lateWarnings
@@ -201,13 +201,15 @@ public struct FiringSchedule {
     seriesOfWalks = walks.map(\.series)
   }
 
-  /// Appends the next firings, at most `max` of them, to `batch`; none once every firing asked
-  /// for by ``startFirings(from:to:limit:)`` has been handed out.
+  /// Fills `batch` (emptied first) with the next firings, at most `max` of them, all of one
+  /// span of time (so fewer than `max` may come while firings are left); none once every
+  /// firing asked for by ``startFirings(from:to:limit:)`` has been handed out.
   public mutating func nextFirings(max: Int, into batch: inout FiringBatch) {
+    batch.removeAll()
     if batch.series.count != walks.count { batch.series = seriesOfWalks }
     var taken = 0
     while taken < max, remaining > 0 {
-      if slice.isEmpty {
+      if slice.isHandedOut {
         // A batch reads the firings of one span.
         guard batch.isEmpty else { return }
         takeSlice()
@@ -226,17 +228,25 @@ public struct FiringSchedule {
   }
 
   /// Takes every firing of the next span of time from the walks, sorted (``FiringSlice``): each
-  /// walk whose next firing comes first gives all of its firings in the span at once. The span
-  /// grows or shrinks so that a slice holds about ``sliceFirings`` firings. The slice stays
-  /// empty when no firing is left before the end.
+  /// walk whose next firing comes first gives all of its firings in the span at once. Once
+  /// twice ``sliceFirings`` firings are taken (dense rules after sparse ones) the span is cut
+  /// short where every walk has given its firings (after its start, whose firings are all
+  /// taken), and what was taken past that is carried into the next. Spans grow or shrink
+  /// towards ``sliceFirings`` firings. The slice stays handed out when no firing is left
+  /// before the end.
   private mutating func takeSlice() {
-    guard let first = queue.first, let start = walks[first].headTrigger, start < end else {
+    let head = queue.first.flatMap { walks[$0].headTrigger }
+    guard let start = [head, slice.carriedStart].compactMap({ $0 }).min(), start < end else {
       return
     }
     let sliceEnd = min(end, start.adding(seconds: span))
+    let most = 2 * sliceFirings
     slice.begin(at: start)
     let skipAcknowledged = !includeAcknowledged
-    while let next = queue.first, var trigger = walks[next].headTrigger, trigger < sliceEnd {
+    // Firings at the span's start are all taken, however many: the cut must come after it.
+    while let next = queue.first, var trigger = walks[next].headTrigger, trigger < sliceEnd,
+      slice.takenCount < most || trigger == start
+    {
       repeat {
         guard let entry = walks[next].takeHead(place: next) else { break }
         slice.append(
@@ -247,14 +257,15 @@ public struct FiringSchedule {
         }
         guard let after = walks[next].headTrigger else { break }
         trigger = after
-      } while trigger < sliceEnd
+      } while trigger < sliceEnd && (slice.takenCount < most || trigger == start)
       queue.firstMoved(in: walks)
     }
-    slice.sort(series: seriesOfWalks)
+    let complete = min(sliceEnd, queue.first.flatMap { walks[$0].headTrigger } ?? sliceEnd)
+    slice.sort(series: seriesOfWalks, complete: complete)
     if slice.count < sliceFirings / 4 {
       span = min(span * 4, Self.longestSpan)
     } else if slice.count > sliceFirings {
-      span = max(span / 2, 1)
+      span = max(span * Int64(sliceFirings) / Int64(slice.count), 1)
     }
   }
 
@@ -376,7 +387,6 @@ private struct WalkQueue {
     if a.trigger == Entry.noTrigger { return a.walk < b.walk }
     if a.rank != b.rank { return a.rank < b.rank }
     guard let fa = walks[Int(a.walk)].head, let fb = walks[Int(b.walk)].head else { return false }
-    if fa.followsWithinSeries(fb) { return true }
-    return !fb.followsWithinSeries(fa) && a.walk < b.walk
+    return Firing.listedBefore(fa, walk: Int(a.walk), fb, walk: Int(b.walk))
   }
 }

@@ -4,15 +4,16 @@ import ICalendar
 /// handed out in (``Firing/precedes(_:_:)``). A walk gives every firing it has in the span at
 /// once, while what it reads is in the cache, instead of one at a time between other walks'.
 /// Only small keys are sorted; the firings stay where they were taken, for batches to read
-/// (``FiringBatch``).
+/// (``FiringBatch``). Firings taken at or after the point up to which every walk has given
+/// its firings (a span cut short) are carried into the next span.
 struct FiringSlice {
   /// What orders a firing taken: its trigger's seconds after the span's start and its series'
   /// rank in one word, then its walk (for firings of one rank from several walks) and its
   /// place in ``found``.
   private struct Key {
     let timeAndRank: UInt64
-    let walk: UInt32
-    let place: UInt32
+    let walk: Int32
+    let place: Int32
   }
 
   /// The firings taken, in the order taken.
@@ -22,26 +23,56 @@ struct FiringSlice {
   /// The warning noted once a firing was taken (its walk's rule stopped on the work limit),
   /// by the firing's place.
   private var warnings: [Int: SchedulerWarning] = [:]
+  /// The firings taken, once sorted in the order they are handed out in.
   private var order: [Key] = []
+  /// The span's start: the earliest trigger it holds, which keys count from.
   private var start = Instant(secondsSince1970: 0)
-  /// The place in `order` of the next firing to hand out.
+  /// The place in `order` of the next firing to hand out, and of the first that is carried
+  /// into the next span.
   private var next = 0
+  private var carriedFrom = 0
+  /// How many firings were carried into the span from the last.
+  private var carriedIn = 0
 
-  /// How many firings the span holds.
+  /// How many firings the span holds, carried ones included.
   var count: Int { order.count }
 
-  /// Whether every firing of the span has been handed out.
-  var isEmpty: Bool { next == order.count }
+  /// How many firings were taken from the walks into the span (not carried into it).
+  var takenCount: Int { order.count - carriedIn }
 
-  /// Empties the slice for a span that starts at `start`, the earliest trigger it will hold.
+  /// Whether every firing of the span that is not carried has been handed out.
+  var isHandedOut: Bool { next == carriedFrom }
+
+  /// The earliest trigger of the firings carried into the next span, nil when none is.
+  var carriedStart: Instant? {
+    carriedFrom < order.count ? trigger(of: order[carriedFrom]) : nil
+  }
+
+  private func trigger(of key: Key) -> Instant {
+    start.adding(seconds: Int64(key.timeAndRank >> 32))
+  }
+
+  /// Starts a span at `start`: at or before every trigger it will hold, carried ones too. The
+  /// firings carried from the last span come first, in their order.
   mutating func begin(at start: Instant) {
+    let carried = order[carriedFrom...].map {
+      (
+        found[Int($0.place)], trigger(of: $0), Int($0.timeAndRank & 0xFFFF_FFFF), Int($0.walk),
+        passedOver[Int($0.place)], warnings[Int($0.place)]
+      )
+    }
     // A batch may still read the last span's firings: they are let go, not emptied in place.
     found = []
     passedOver.removeAll(keepingCapacity: true)
     warnings = [:]
     order.removeAll(keepingCapacity: true)
-    next = 0
+    (next, carriedFrom) = (0, 0)
     self.start = start
+    for (entry, trigger, rank, walk, passedOver, warning) in carried {
+      append(entry, trigger: trigger, rank: rank, walk: walk, passedOver: passedOver)
+      if let warning { noteAfterLast(warning) }
+    }
+    carriedIn = carried.count
   }
 
   /// Adds the next firing of walk `walk`, whose series has rank `rank`: `trigger` is at or
@@ -49,10 +80,12 @@ struct FiringSlice {
   mutating func append(
     _ entry: FiringBatch.Entry, trigger: Instant, rank: Int, walk: Int, passedOver: Bool
   ) {
-    let seconds = UInt64(trigger.secondsSince1970 - start.secondsSince1970)
+    let seconds = trigger.secondsSince1970 - start.secondsSince1970
+    assert(seconds >= 0 && seconds < 1 << 32 && rank >= 0 && rank < 1 << 32)
     order.append(
-      Key(timeAndRank: seconds << 32 | UInt64(rank), walk: UInt32(walk), place: UInt32(found.count))
-    )
+      Key(
+        timeAndRank: UInt64(seconds) << 32 | UInt64(rank), walk: Int32(walk),
+        place: Int32(found.count)))
     found.append(entry)
     self.passedOver.append(passedOver)
   }
@@ -62,13 +95,12 @@ struct FiringSlice {
     warnings[found.count - 1] = warning
   }
 
-  /// Puts the firings added in the order they are handed out in; `series` are the walks'
-  /// series, for firings of one instant and rank from different walks.
-  mutating func sort(series: [AlarmSeries]) {
+  /// Puts the firings added in the order they are handed out in, and carries those at or after
+  /// `complete` (before which every walk has given all its firings) into the next span;
+  /// `series` are the walks' series, for firings of one instant and rank from several walks.
+  mutating func sort(series: [AlarmSeries], complete: Instant) {
     // Stable: within one walk the order taken is the order.
     order.sort { $0.timeAndRank < $1.timeAndRank }
-    // Firings of one instant and rank from two walks (one file and UID read as several
-    // series) are ordered as within one series, then by walk, as a merge of the walks would.
     var runStart = 0
     while runStart < order.count {
       var runEnd = runStart + 1
@@ -79,21 +111,23 @@ struct FiringSlice {
       if order[runStart..<runEnd].contains(where: { $0.walk != walk }) {
         let found = found
         order[runStart..<runEnd].sort { a, b in
-          if a.walk == b.walk { return a.place < b.place }
-          let first = found[Int(a.place)].firing(in: series)
-          let second = found[Int(b.place)].firing(in: series)
-          if first.followsWithinSeries(second) { return true }
-          return !second.followsWithinSeries(first) && a.walk < b.walk
+          a.walk == b.walk
+            ? a.place < b.place
+            : Firing.listedBefore(
+              found[Int(a.place)].firing(in: series), walk: Int(a.walk),
+              found[Int(b.place)].firing(in: series), walk: Int(b.walk))
         }
       }
       runStart = runEnd
     }
+    carriedFrom = order.count
+    while carriedFrom > 0, trigger(of: order[carriedFrom - 1]) >= complete { carriedFrom -= 1 }
   }
 
   /// The place in ``found`` of the next firing in order, whether it is passed over, and the
-  /// warning noted after it was taken; nil once every one has been.
+  /// warning noted after it was taken; nil once every one not carried has been.
   mutating func takeNext() -> (place: Int32, passedOver: Bool, warning: SchedulerWarning?)? {
-    guard next < order.count else { return nil }
+    guard next < carriedFrom else { return nil }
     let place = Int(order[next].place)
     next += 1
     return (Int32(place), passedOver[place], warnings.isEmpty ? nil : warnings[place])

@@ -33,7 +33,9 @@ struct SeriesBuilder {
   /// A read master on the heap. Its parts are moved in and out, never copied: a copy would
   /// retain each of them, in memory another thread wrote.
   private final class MasterBox {
+    /// Whether the master has alarms of its own.
     let hasAlarms: Bool
+    /// The warnings reading it gave.
     let warnings: [SchedulerWarning]
     private var parts: MasterParts?
 

@@ -247,6 +247,9 @@ public struct FiringSchedule {
     while let next = queue.first, var trigger = walks[next].headTrigger, trigger < sliceEnd,
       slice.takenCount < most || trigger == start
     {
+      // A walk gives at most `Self.firingsPerVisit` at a time, so dense walks go on side by
+      // side and a span cut short carries little past the cut.
+      var given = 0
       repeat {
         guard let entry = walks[next].takeHead(place: next) else { break }
         slice.append(
@@ -255,23 +258,33 @@ public struct FiringSchedule {
         if let warning = Self.workLimitWarning(&walks[next], workLimit: workLimit) {
           slice.noteAfterLast(warning)
         }
+        given += 1
         guard let after = walks[next].headTrigger else { break }
         trigger = after
-      } while trigger < sliceEnd && (slice.takenCount < most || trigger == start)
+      } while trigger < sliceEnd && given < Self.firingsPerVisit
+        && (slice.takenCount < most || trigger == start)
       queue.firstMoved(in: walks)
     }
     let complete = min(sliceEnd, queue.first.flatMap { walks[$0].headTrigger } ?? sliceEnd)
     slice.sort(series: seriesOfWalks, complete: complete)
-    if slice.count < sliceFirings / 4 {
+    firingsSorted += slice.count
+    // Spans follow what the walks gave; firings carried in say nothing of this span's length.
+    if slice.takenCount < sliceFirings / 4 {
       span = min(span * 4, Self.longestSpan)
-    } else if slice.count > sliceFirings {
-      span = max(span * Int64(sliceFirings) / Int64(slice.count), 1)
+    } else if slice.takenCount > sliceFirings {
+      span = max(span * Int64(sliceFirings) / Int64(slice.takenCount), 1)
     }
   }
 
   /// How many firings a slice is meant to hold: enough that most walks give several at once.
   /// Only tests change it, to see that any slicing lists the same.
   var sliceFirings = 131_072
+  /// The most firings a walk gives at one visit: many more than a weekly or daily series has
+  /// in a span, few beside a span's bound.
+  private static let firingsPerVisit = 256
+  /// How many firings all spans sorted, carried ones each time: a measure of the work spans
+  /// cost, for tests.
+  private(set) var firingsSorted = 0
   /// The longest span a slice covers, in seconds: a year (well within ``FiringSlice``'s
   /// 2³² seconds).
   private static let longestSpan: Int64 = 366 * 86_400

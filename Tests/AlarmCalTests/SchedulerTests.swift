@@ -240,7 +240,7 @@ extension SchedulerTests {
     #expect(firings.count == 300)
     #expect(firings.first?.trigger == testNow)
     #expect(firings.last?.trigger == testNow.adding(seconds: 2))
-    // 100 series, each a window of at most 500 s (no margin: UTC never changes its offset).
+    // 100 series, each walked at most a span past the firings asked for (a minute at first).
     #expect(schedule.instancesExamined <= 100 * 1_000)
   }
 
@@ -253,7 +253,8 @@ extension SchedulerTests {
     _ = schedule.firings(from: testNow, to: nil, limit: 64) { firings.append($0) }
     #expect(firings.count == 64)
     #expect(zip(firings, firings.dropFirst()).allSatisfy { !Firing.precedes($1, $0) })
-    // One day's window needs at most a couple of instances per series; a year would be 52.
+    // The first spans, a minute and a few, need at most a couple of instances per series; a
+    // year would be 52.
     #expect(schedule.instancesExamined <= 2 * schedule.seriesCount)
   }
 }
@@ -630,8 +631,8 @@ extension SchedulerTests {
 
   @Test(arguments: [false, true], [nil, 1, 50, 61, 150])
   func anySlicingListsTheSame(includeAcknowledged: Bool, limit: Int?) throws {
-    // Slices meant to hold one firing are cut short after two: firings are handed out about
-    // one at a time, and most spans carry firings into the next.
+    // Slices meant to hold one firing never grow and shrink to spans of a second: firings are
+    // handed out a second at a time.
     let single = try listing(
       sliceFirings: 1, includeAcknowledged: includeAcknowledged, limit: limit)
     #expect(single.lines.count == limit ?? single.lines.count)

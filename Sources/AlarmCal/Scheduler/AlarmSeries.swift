@@ -186,7 +186,7 @@ final class AlarmSeries: Sendable {
       Self.forEachFiring(
         template: master, length: length ?? master.length, start: start, zone: zone, body)
     } else {
-      let template = futureOverrides[index - 1].template
+      let template = template(index)
       Self.forEachFiring(
         template: template, length: length ?? template.length, start: start, zone: zone, body)
     }

@@ -53,26 +53,29 @@ struct FiringSlice {
   }
 
   /// Starts a span at `start`: at or before every trigger it will hold, carried ones too. The
-  /// firings carried from the last span come first, in their order.
+  /// firings carried from the last span come first, in their order, their keys counted from
+  /// the new start.
   mutating func begin(at start: Instant) {
-    let carried = order[carriedFrom...].map {
-      (
-        found[Int($0.place)], trigger(of: $0), Int($0.timeAndRank & 0xFFFF_FFFF), Int($0.walk),
-        passedOver[Int($0.place)], warnings[Int($0.place)]
-      )
-    }
+    let carried = order[carriedFrom...]
+    // Carried firings are past the last span's start and at or after the new one.
+    let moved =
+      carried.isEmpty ? 0 : UInt64(start.secondsSince1970 - self.start.secondsSince1970) << 32
     // A batch may still read the last span's firings: they are let go, not emptied in place.
-    found = []
-    passedOver.removeAll(keepingCapacity: true)
-    warnings = [:]
-    order.removeAll(keepingCapacity: true)
-    (next, carriedFrom) = (0, 0)
-    self.start = start
-    for (entry, trigger, rank, walk, passedOver, warning) in carried {
-      append(entry, trigger: trigger, rank: rank, walk: walk, passedOver: passedOver)
-      if let warning { noteAfterLast(warning) }
+    var found: [FiringBatch.Entry] = []
+    var passedOver: [Bool] = []
+    var warnings: [Int: SchedulerWarning] = [:]
+    var order: [Key] = []
+    for key in carried {
+      let place = Int(key.place)
+      warnings[found.count] = self.warnings[place]
+      order.append(
+        Key(timeAndRank: key.timeAndRank - moved, walk: key.walk, place: Int32(found.count)))
+      found.append(self.found[place])
+      passedOver.append(self.passedOver[place])
     }
-    carriedIn = carried.count
+    (self.found, self.passedOver, self.warnings, self.order) = (found, passedOver, warnings, order)
+    (next, carriedFrom, carriedIn) = (0, 0, carried.count)
+    self.start = start
   }
 
   /// Adds the next firing of walk `walk`, whose series has rank `rank`: `trigger` is at or
@@ -128,8 +131,9 @@ struct FiringSlice {
   /// warning noted after it was taken; nil once every one not carried has been.
   mutating func takeNext() -> (place: Int32, passedOver: Bool, warning: SchedulerWarning?)? {
     guard next < carriedFrom else { return nil }
-    let place = Int(order[next].place)
+    let place = order[next].place
     next += 1
-    return (Int32(place), passedOver[place], warnings.isEmpty ? nil : warnings[place])
+    let warning = warnings.isEmpty ? nil : warnings[Int(place)]
+    return (place, passedOver[Int(place)], warning)
   }
 }

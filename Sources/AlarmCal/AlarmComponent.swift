@@ -57,9 +57,61 @@ struct AlarmComponent {
     valarm.property(uppercased: "ACKNOWLEDGED").flatMap { DateTimeValue(property: $0) }
   }
 
+  /// Thunderbird's X-MOZ-LASTACK on an item: when its alarms were last dismissed. It covers
+  /// each of the item's alarms as the alarm's own ACKNOWLEDGED does.
+  static func mozillaLastAck(of item: ICalComponent) -> DateTimeValue? {
+    item.property(uppercased: "X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
+  }
+
+  /// What covers an alarm's rings: the later of its own ACKNOWLEDGED and its item's
+  /// X-MOZ-LASTACK, each placed on the clock.
+  static func acknowledgement(own: Instant?, itemLastAck: Instant?) -> Instant? {
+    guard let own else { return itemLastAck }
+    guard let itemLastAck else { return own }
+    return max(own, itemLastAck)
+  }
+
+  /// Whether an acknowledgement covers a ring at `trigger`: one at or after it has dealt with
+  /// it (RFC 9074 §6), so the ring is not pending.
+  static func covers(_ acknowledged: Instant?, ringAt trigger: Instant) -> Bool {
+    acknowledged.map { trigger <= $0 } ?? false
+  }
+
   /// The name Thunderbird gives a pending snooze on the item, followed by `-<microseconds>` of
   /// the instance for one instance of a series.
   static let mozillaSnoozeTime = "X-MOZ-SNOOZE-TIME"
+
+  /// A pending snooze Thunderbird wrote on an item (``mozillaSnoozeTime``).
+  struct MozillaSnooze {
+    let property: ICalProperty
+    /// When it rings.
+    let time: DateTimeValue
+    /// The instance of a series it snoozes, from the name's suffix; nil when the name has none.
+    let instance: Instant?
+  }
+
+  /// Every X-MOZ-SNOOZE-TIME of `item` whose value is a date-time, in order.
+  static func mozillaSnoozes(of item: ICalComponent) -> [MozillaSnooze] {
+    var snoozes: [MozillaSnooze] = []
+    for property in item.properties
+    where property.name.utf8.first == UInt8(ascii: "X")
+      && property.name.hasPrefix(mozillaSnoozeTime)
+    {
+      guard let time = DateTimeValue(property: property) else { continue }
+      let suffix = property.name.dropFirst(mozillaSnoozeTime.count)
+      var instance: Instant?
+      if suffix.hasPrefix("-"), let micros = Int64(suffix.dropFirst()) {
+        instance = Instant(secondsSince1970: micros / 1_000_000)
+      }
+      snoozes.append(MozillaSnooze(property: property, time: time, instance: instance))
+    }
+    return snoozes
+  }
+
+  /// ACTION of a VALARM, uppercased; empty when there is none.
+  static func action(of valarm: ICalComponent) -> String {
+    valarm.propertyValue(uppercased: "ACTION")?.asciiUppercased ?? ""
+  }
 
   /// A VALARM's RFC 9074 UID, or Apple's copy of it (`X-WR-ALARMUID`).
   static func uid(of valarm: ICalComponent) -> String? {
@@ -87,7 +139,7 @@ struct AlarmComponent {
   /// Reads `valarm`, a subcomponent of `item` (a VEVENT or VTODO).
   init(_ valarm: ICalComponent, in item: ICalComponent) {
     component = valarm
-    action = valarm.propertyValue(uppercased: "ACTION")?.asciiUppercased ?? ""
+    action = Self.action(of: valarm)
     trigger = Self.trigger(of: valarm)
     if case .success(.relative(_, let fromEnd)) = trigger {
       missingAnchor = Self.missingAnchor(fromEnd: fromEnd, in: item)
@@ -105,7 +157,7 @@ struct AlarmComponent {
   /// Whether `item` holds anything that may ring: a VALARM, or Thunderbird's snooze.
   static func mayRing(_ item: ICalComponent) -> Bool {
     item.components.contains { $0.name == "VALARM" }
-      || item.properties.contains { $0.name.hasPrefix("X-MOZ-SNOOZE-TIME") }
+      || item.properties.contains { $0.name.hasPrefix(mozillaSnoozeTime) }
   }
 
   private static func trigger(of valarm: ICalComponent) -> Result<Trigger, TriggerProblem> {

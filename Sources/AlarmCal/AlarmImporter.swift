@@ -137,11 +137,10 @@ struct AlarmState {
 
   init(_ item: ICalComponent, placer: TimePlacer) {
     self.placer = placer
-    lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap(placer.instant)
+    lastAck = AlarmComponent.mozillaLastAck(of: item).flatMap(placer.instant)
     var mozillaSnooze: Instant?
-    for property in item.properties
-    where property.name.hasPrefix(AlarmComponent.mozillaSnoozeTime) {
-      guard let time = placer.instant(property) else { continue }
+    for snooze in AlarmComponent.mozillaSnoozes(of: item) {
+      guard let time = placer.instant(snooze.time) else { continue }
       mozillaSnooze = max(mozillaSnooze ?? time, time)
     }
     self.mozillaSnooze = mozillaSnooze
@@ -154,7 +153,7 @@ struct AlarmState {
       guard case .success(.absolute(.utc(let local))) = alarm.trigger else { continue }
       let trigger = Instant(utc: local)
       let acknowledged = alarm.acknowledged.flatMap(placer.instant)
-      if let acknowledged, acknowledged >= trigger { continue }
+      if AlarmComponent.covers(acknowledged, ringAt: trigger) { continue }
       snoozes[of] = max(snoozes[of] ?? trigger, trigger)
     }
     self.snoozes = snoozes
@@ -166,9 +165,9 @@ struct AlarmState {
     let uid = AlarmComponent.uid(of: valarm)
     if let uid, uid != AlarmIdentifier.alarmUID(forAlarm: alarm.id) { alarm.alarmUID = uid }
     let acknowledged = AlarmComponent.acknowledged(of: valarm).flatMap(placer.instant)
-    alarm.acknowledgedAt = Self.later(acknowledged, lastAck)
+    alarm.acknowledgedAt = AlarmComponent.acknowledgement(own: acknowledged, itemLastAck: lastAck)
     var snooze = uid.flatMap { snoozes[$0] }
-    if let mozillaSnooze, lastAck.map({ mozillaSnooze > $0 }) ?? true {
+    if let mozillaSnooze, !AlarmComponent.covers(lastAck, ringAt: mozillaSnooze) {
       snooze = max(snooze ?? mozillaSnooze, mozillaSnooze)
     }
     alarm.snoozedUntil = snooze
@@ -179,13 +178,6 @@ struct AlarmState {
     guard hasSnoozeAlarms else { return [] }
     let uids = Set(valarms.compactMap(AlarmComponent.uid))
     return valarms.compactMap(AlarmComponent.snoozeOf).filter { !uids.contains($0) }
-  }
-
-  /// The later of two optional times; nil when both are.
-  private static func later(_ a: Instant?, _ b: Instant?) -> Instant? {
-    guard let a else { return b }
-    guard let b else { return a }
-    return max(a, b)
   }
 }
 

@@ -130,6 +130,35 @@ import Testing
       ])
   }
 
+  @Test("an override that holds only Thunderbird's snooze rings it, though its series has no alarm")
+  func snoozeOnlyInOverride() throws {
+    let text = """
+      BEGIN:VCALENDAR\r
+      VERSION:2.0\r
+      PRODID:-//repro//EN\r
+      BEGIN:VEVENT\r
+      UID:quiet\r
+      DTSTAMP:20270101T000000Z\r
+      DTSTART:20270104T080000Z\r
+      RRULE:FREQ=DAILY;COUNT=5\r
+      SUMMARY:Standup\r
+      END:VEVENT\r
+      BEGIN:VEVENT\r
+      UID:quiet\r
+      DTSTAMP:20270101T000000Z\r
+      RECURRENCE-ID:20270105T080000Z\r
+      DTSTART:20270105T080000Z\r
+      SUMMARY:Standup\r
+      X-MOZ-SNOOZE-TIME-1799136000000000:20270105T081500Z\r
+      END:VEVENT\r
+      END:VCALENDAR\r
+
+      """
+    let result = try upcoming(text, from: "20270101T000000Z", to: "20270201T000000Z")
+    #expect(result.firings == ["2027-01-05T08:15:00Z 2027-01-05T08:00:00Z r0"])
+    #expect(result.warnings.isEmpty)
+  }
+
   // MARK: 3. instances without their series
 
   @Test("instances without their series keep their RECURRENCE-ID and get ids of their own")

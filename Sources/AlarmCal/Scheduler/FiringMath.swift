@@ -21,6 +21,6 @@ enum FiringMath {
     Firing(
       trigger: trigger, origin: origin, recurrenceID: recurrenceID, eventStart: eventStart,
       summary: summary, action: alarm.action, repeatIndex: repeatIndex, alarm: alarm.identity,
-      acknowledged: alarm.acknowledged.map { trigger <= $0 } ?? false)
+      acknowledged: AlarmComponent.covers(alarm.acknowledged, ringAt: trigger))
   }
 }

@@ -208,9 +208,7 @@ struct SeriesBuilder {
       }
       return
     }
-    let overridesHaveAlarms = overrides.contains {
-      $0.components.contains { $0.name == "VALARM" }
-    }
+    let overridesHaveAlarms = overrides.contains(where: reader.mayRing)
     guard master.hasAlarms || overridesHaveAlarms else { return }
     found += master.warnings
     guard let parts = master.takeParts() else { return }

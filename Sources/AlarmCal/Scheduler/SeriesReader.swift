@@ -86,10 +86,16 @@ struct SeriesReader {
         file: file, line: item.line, component: item.name, uid: uid, message: message))
   }
 
+  /// Whether `item` (a master or an override) holds anything that may ring: an alarm, a
+  /// Thunderbird snooze, or a DUE that rings.
+  func mayRing(_ item: ICalComponent) -> Bool {
+    AlarmComponent.mayRing(item) || ringsAtDue(item)
+  }
+
   /// Reads a master (no RECURRENCE-ID), or an instance without its series, into its parts.
   mutating func master(_ item: ICalComponent, uid: String, identity: String) -> ReadMaster {
     warnings = []
-    let hasAlarms = AlarmComponent.mayRing(item) || ringsAtDue(item)
+    let hasAlarms = mayRing(item)
     let parts = masterParts(item, uid: uid, identity: identity)
     return ReadMaster(parts: parts, hasAlarms: hasAlarms, warnings: warnings)
   }
@@ -405,8 +411,7 @@ struct SeriesReader {
         warn(item, uid, "DURATION \(quoted(text)) cannot be read; it is ignored")
       }
     }
-    let lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
-      .flatMap { times.instant($0) }
+    let lastAck = AlarmComponent.mozillaLastAck(of: item).flatMap { times.instant($0) }
     var alarms: [RingingAlarm] = []
     var positions = (alarms: 0, snoozes: 0)
     for valarm in item.components where valarm.name == "VALARM" {
@@ -493,7 +498,8 @@ struct SeriesReader {
     return RingingAlarm(
       action: alarm.action, trigger: trigger, repeatCount: alarm.repeatCount,
       repeatInterval: alarm.repeatInterval,
-      acknowledged: [acknowledged, lastAck].compactMap { $0 }.max(), identity: identity)
+      acknowledged: AlarmComponent.acknowledgement(own: acknowledged, itemLastAck: lastAck),
+      identity: identity)
   }
 
   /// Absolute triggers (once per component) and Thunderbird's X-MOZ-SNOOZE-TIME snoozes.
@@ -502,8 +508,7 @@ struct SeriesReader {
     placed: CalendarTimes.Placed, recurrenceID: RecurrenceID?
   ) -> [Firing] {
     var result: [Firing] = []
-    let lastAck = item.property(uppercased: "X-MOZ-LASTACK").flatMap { DateTimeValue(property: $0) }
-      .flatMap { times.instant($0) }
+    let lastAck = AlarmComponent.mozillaLastAck(of: item).flatMap { times.instant($0) }
     for alarm in template.alarms {
       guard case .absolute(let instant) = alarm.trigger else { continue }
       for k in 0...alarm.repeatCount {
@@ -514,28 +519,20 @@ struct SeriesReader {
             eventStart: placed.instant, summary: template.summary, alarm: alarm, repeatIndex: k))
       }
     }
-    for property in item.properties
-    where property.name.utf8.first == UInt8(ascii: "X")
-      && property.name.hasPrefix(AlarmComponent.mozillaSnoozeTime)
-    {
-      guard let value = DateTimeValue(property: property), let instant = times.instant(value) else {
-        continue
-      }
-      // X-MOZ-SNOOZE-TIME-<microseconds> names the instance of a recurring event it snoozes.
-      var snoozed = recurrenceID
-      let suffix = property.name.dropFirst(AlarmComponent.mozillaSnoozeTime.count)
-      if suffix.hasPrefix("-"), let micros = Int64(suffix.dropFirst()) {
-        snoozed = .instant(Instant(secondsSince1970: micros / 1_000_000))
-      }
-      let snooze = RingingAlarm(
+    for snooze in AlarmComponent.mozillaSnoozes(of: item) {
+      guard let instant = times.instant(snooze.time) else { continue }
+      let property = snooze.property
+      let ring = RingingAlarm(
         action: "DISPLAY", trigger: .absolute(instant), repeatCount: 0, repeatInterval: .zero,
-        acknowledged: lastAck.flatMap { $0 >= instant ? $0 : nil },
+        acknowledged: AlarmComponent.covers(lastAck, ringAt: instant) ? lastAck : nil,
         identity: AlarmIdentity(
           key: property.name, uid: nil, snoozeOf: nil, sourceOffset: property.sourceOffset))
+      // X-MOZ-SNOOZE-TIME-<microseconds> names the instance of a recurring event it snoozes.
+      let snoozed = snooze.instance.map { RecurrenceID.instant($0) } ?? recurrenceID
       result.append(
         FiringMath.firing(
           origin: origin, trigger: instant, recurrenceID: snoozed,
-          eventStart: placed.instant, summary: template.summary, alarm: snooze, repeatIndex: 0))
+          eventStart: placed.instant, summary: template.summary, alarm: ring, repeatIndex: 0))
     }
     return result
   }

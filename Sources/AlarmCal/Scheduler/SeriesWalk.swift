@@ -206,7 +206,7 @@ struct SeriesWalk {
         FoundFiring(
           trigger: trigger, eventStart: start.instant, recurrenceID: id, repeatIndex: repeatIndex,
           template: templateIndex, alarm: alarm,
-          acknowledged: acknowledged.map { trigger <= $0 } ?? false))
+          acknowledged: AlarmComponent.covers(acknowledged, ringAt: trigger)))
     }
   }
 

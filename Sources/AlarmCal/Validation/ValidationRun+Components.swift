@@ -99,8 +99,7 @@ extension ValidationRun {
     let rfc = "RFC 5545 §3.6.6"
     require(["ACTION", "TRIGGER"], in: alarm, rfc: rfc)
     uniqueOnly(["ACTION", "TRIGGER", "DURATION", "REPEAT"], in: alarm, rfc: rfc)
-    let action = alarm.property(uppercased: "ACTION")?.value.uppercased()
-    switch action {
+    switch AlarmComponent.action(of: alarm) {
     case "DISPLAY":
       require(["DESCRIPTION"], in: alarm, rfc: rfc, note: " with ACTION:DISPLAY")
       uniqueOnly(["DESCRIPTION"], in: alarm, rfc: rfc, note: " with ACTION:DISPLAY")

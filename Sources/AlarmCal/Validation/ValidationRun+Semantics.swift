@@ -195,7 +195,7 @@ extension ValidationRun {
     for item in items {
       for alarm in item.components where alarm.name == "VALARM" {
         if firstAlarmBegin == nil { firstAlarmBegin = begin(alarm) }
-        if audioAttach == nil, alarm.property(uppercased: "ACTION")?.value.uppercased() == "AUDIO" {
+        if audioAttach == nil, AlarmComponent.action(of: alarm) == "AUDIO" {
           audioAttach = alarm.property(uppercased: "ATTACH")
         }
       }

@@ -417,24 +417,7 @@ struct CalendarMapper {
   ) -> Alarm? {
     let alarm = AlarmComponent(valarm, in: item)
     let action = alarm.action
-    let enabled: Bool
-    switch action {
-    case "AUDIO", "DISPLAY": enabled = true
-    case AlarmVocabulary.disabledAction:
-      if alarm.isAbsolute {
-        lose(
-          item, "ACTION:NONE alarm with an absolute trigger is a \"no alert\" placeholder",
-          .alarmSkipped)
-        return nil
-      }
-      enabled = false
-    case "":
-      lose(item, "a VALARM without ACTION", .alarmSkipped)
-      return nil
-    default:
-      lose(item, "ACTION:\(action) alarm does not ring", .alarmSkipped)
-      return nil
-    }
+    guard let enabled = clockAlarmEnabled(alarm, in: item) else { return nil }
     if let proximity = valarm.propertyValue(uppercased: "PROXIMITY") {
       lose(
         item,
@@ -464,19 +447,9 @@ struct CalendarMapper {
           .alarmKept("it rings from now on"))
       }
     }
-    var sound: String?
-    if action == "AUDIO" || action == AlarmVocabulary.disabledAction,
-      let attach = valarm.property(uppercased: "ATTACH")
-    {
-      if attach.parameter("VALUE")?.uppercased() == "BINARY" || attach.parameter("ENCODING") != nil
-      {
-        lose(
-          item, "an embedded (binary) alarm sound cannot be kept",
-          .alarmKept("with the default sound"))
-      } else {
-        sound = attach.value
-      }
-    }
+    let sound =
+      action == "AUDIO" || action == AlarmVocabulary.disabledAction
+      ? soundName(valarm, in: item) : nil
     let snooze =
       valarm.propertyValue(uppercased: AlarmVocabulary.snooze)?.asciiUppercased != "FALSE"
     var snoozeMinutes = Alarm.defaultSnoozeMinutes
@@ -490,6 +463,42 @@ struct CalendarMapper {
       id: number == 1 ? uid : "\(uid)#\(number)", schedule: schedule, label: summary,
       sound: sound, snooze: snooze, snoozeMinutes: snoozeMinutes, enabled: enabled,
       timeZone: anchor.zone.identifier)
+  }
+
+  /// Whether a VALARM becomes a clock alarm that is on (AUDIO, DISPLAY) or off (NONE); nil,
+  /// after a loss, when it becomes none.
+  private mutating func clockAlarmEnabled(_ alarm: AlarmComponent, in item: ICalComponent)
+    -> Bool?
+  {
+    switch alarm.action {
+    case "AUDIO", "DISPLAY": return true
+    case AlarmVocabulary.disabledAction:
+      guard !alarm.isAbsolute else {
+        lose(
+          item, "ACTION:NONE alarm with an absolute trigger is a \"no alert\" placeholder",
+          .alarmSkipped)
+        return nil
+      }
+      return false
+    case "":
+      lose(item, "a VALARM without ACTION", .alarmSkipped)
+      return nil
+    default:
+      lose(item, "ACTION:\(alarm.action) alarm does not ring", .alarmSkipped)
+      return nil
+    }
+  }
+
+  /// The sound an alarm's ATTACH names; nil, after a loss, for an embedded one.
+  private mutating func soundName(_ valarm: ICalComponent, in item: ICalComponent) -> String? {
+    guard let attach = valarm.property(uppercased: "ATTACH") else { return nil }
+    if attach.parameter("VALUE")?.uppercased() == "BINARY" || attach.parameter("ENCODING") != nil {
+      lose(
+        item, "an embedded (binary) alarm sound cannot be kept",
+        .alarmKept("with the default sound"))
+      return nil
+    }
+    return attach.value
   }
 
   /// The wall-clock ring of the first instance, in the anchor's zone; nil after a loss.

@@ -28,16 +28,20 @@ enum CalendarsCommand {
     let outcome = CommandFront.parse(
       arguments, command: "calendars", usage: usage, help: helpText,
       valued: CalDAVConnection.valuedOptions, flags: [], context: context
-    ) { (parsed) throws(UsageError) in
-      guard parsed.positionals.isEmpty else {
-        throw UsageError("unexpected argument '\(parsed.positionals[0])'")
-      }
-      return try CalDAVConnection(parsed)
-    }
+    ) { (parsed) throws(UsageError) in try parseOptions(parsed) }
     switch outcome {
     case .exit(let status): return status
     case .run(let connection): return list(connection, context: context)
     }
+  }
+
+  private static func parseOptions(_ parsed: ParsedArguments) throws(UsageError)
+    -> CalDAVConnection
+  {
+    guard parsed.positionals.isEmpty else {
+      throw UsageError("unexpected argument '\(parsed.positionals[0])'")
+    }
+    return try CalDAVConnection(parsed)
   }
 
   private static func list(_ connection: CalDAVConnection, context: ToolContext) -> ExitCode {

@@ -134,70 +134,12 @@ enum ConvertCommand {
     let outputFormat =
       options.to ?? options.output.flatMap { $0 == "-" ? nil : Format(pathExtension: $0) }
       ?? inputFormat.other
-
-    var alarms: [Alarm]
-    var tasks: [ToDo] = []
-    switch inputFormat {
-    case .json:
-      let reader = AlarmFileReader(fileName: name, defaultTimeZone: options.zone.identifier)
-      switch reader.readList(bytes) {
-      case .success(let read): (alarms, tasks) = (read.alarms, read.tasks)
-      case .failure(let failure):
-        for problem in failure.problems { err.write("\(problem)\n") }
-        return .badData
-      }
-    case .ics:
-      if let failure = InputFile.checkUTF8(bytes) {
-        err.write(
-          "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
-        )
-        return .badData
-      }
-      let importer = AlarmImporter(
-        fileName: name, defaultTimeZone: options.zone.identifier, now: options.now)
-      do {
-        let result = try importer.importAlarms(fromUTF8: bytes)
-        // Losses and warnings in one report, in file order.
-        let report =
-          result.losses.map { ($0.line ?? 0, $0.description) }
-          + result.warnings.map { ($0.line ?? 0, $0.description) }
-        for (_, line) in report.enumerated().sorted(by: {
-          ($0.element.0, $0.offset) < ($1.element.0, $1.offset)
-        }).map(\.element) {
-          err.write("\(line)\n")
-        }
-        if options.strict && !result.losses.isEmpty {
-          err.write(
-            "alarmcal: error: --strict: \(result.losses.count) item(s) could not be kept; nothing written\n"
-          )
-          return .problemsFound
-        }
-        (alarms, tasks) = (result.alarms, result.tasks)
-      } catch {
-        err.write("\(error)\n")
-        return .badData
-      }
-    }
-
     let output: [UInt8]
-    switch outputFormat {
-    case .json where options.appShape && !tasks.isEmpty:
-      err.write("\(name): the ios shape holds alarms, not tasks; use --shape alarmcal\n")
-      return .badData
-    case .json where options.appShape:
-      let shaped = AlarmFileWriter.appShape(alarms, zone: options.zone.identifier)
-      for omission in shaped.omissions { err.write("warning: \(name): \(omission)\n") }
-      output = shaped.bytes
-    case .json:
-      output = AlarmFileWriter.bytes(alarms, tasks: tasks)
-    case .ics:
-      do {
-        output = try AlarmExporter(now: options.now, timestamp: options.timestamp).bytes(
-          alarms, tasks: tasks)
-      } catch {
-        err.write("\(name): \(error)\n")
-        return .badData
-      }
+    do {
+      let (alarms, tasks) = try read(bytes, as: inputFormat, name: name, options, context)
+      output = try written(alarms, tasks, as: outputFormat, name: name, options, context)
+    } catch {
+      return error.status
     }
     guard let path = options.output, path != "-" else {
       context.standardOutput.write(bytes: output)
@@ -210,5 +152,86 @@ enum ConvertCommand {
       return .ioError
     }
     return .success
+  }
+
+  /// The exit status of a conversion that stopped, its reason already written.
+  private struct Stopped: Error {
+    let status: ExitCode
+  }
+
+  /// The alarms and tasks of the input; its losses and warnings are written as they are read.
+  private static func read(
+    _ bytes: [UInt8], as format: Format, name: String, _ options: Options, _ context: ToolContext
+  ) throws(Stopped) -> (alarms: [Alarm], tasks: [ToDo]) {
+    let err = context.standardError
+    switch format {
+    case .json:
+      let reader = AlarmFileReader(fileName: name, defaultTimeZone: options.zone.identifier)
+      switch reader.readList(bytes) {
+      case .success(let read): return (read.alarms, read.tasks)
+      case .failure(let failure):
+        for problem in failure.problems { err.write("\(problem)\n") }
+        throw Stopped(status: .badData)
+      }
+    case .ics:
+      if let failure = InputFile.checkUTF8(bytes) {
+        err.write(
+          "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
+        )
+        throw Stopped(status: .badData)
+      }
+      let importer = AlarmImporter(
+        fileName: name, defaultTimeZone: options.zone.identifier, now: options.now)
+      let result: ImportResult
+      do {
+        result = try importer.importAlarms(fromUTF8: bytes)
+      } catch {
+        err.write("\(error)\n")
+        throw Stopped(status: .badData)
+      }
+      // Losses and warnings in one report, in file order.
+      let report =
+        result.losses.map { ($0.line ?? 0, $0.description) }
+        + result.warnings.map { ($0.line ?? 0, $0.description) }
+      for (_, line) in report.enumerated().sorted(by: {
+        ($0.element.0, $0.offset) < ($1.element.0, $1.offset)
+      }).map(\.element) {
+        err.write("\(line)\n")
+      }
+      if options.strict && !result.losses.isEmpty {
+        err.write(
+          "alarmcal: error: --strict: \(result.losses.count) item(s) could not be kept; nothing written\n"
+        )
+        throw Stopped(status: .problemsFound)
+      }
+      return (result.alarms, result.tasks)
+    }
+  }
+
+  /// The output file's bytes.
+  private static func written(
+    _ alarms: [Alarm], _ tasks: [ToDo], as format: Format, name: String, _ options: Options,
+    _ context: ToolContext
+  ) throws(Stopped) -> [UInt8] {
+    let err = context.standardError
+    switch format {
+    case .json where options.appShape && !tasks.isEmpty:
+      err.write("\(name): the ios shape holds alarms, not tasks; use --shape alarmcal\n")
+      throw Stopped(status: .badData)
+    case .json where options.appShape:
+      let shaped = AlarmFileWriter.appShape(alarms, zone: options.zone.identifier)
+      for omission in shaped.omissions { err.write("warning: \(name): \(omission)\n") }
+      return shaped.bytes
+    case .json:
+      return AlarmFileWriter.bytes(alarms, tasks: tasks)
+    case .ics:
+      do {
+        return try AlarmExporter(now: options.now, timestamp: options.timestamp).bytes(
+          alarms, tasks: tasks)
+      } catch {
+        err.write("\(name): \(error)\n")
+        throw Stopped(status: .badData)
+      }
+    }
   }
 }

@@ -41,19 +41,21 @@ enum PullCommand {
       arguments, command: "pull", usage: usage, help: helpText,
       valued: CalDAVConnection.valuedOptions.union(["output"]), flags: [],
       aliases: ["o": "output"], context: context
-    ) { (parsed) throws(UsageError) in
-      guard parsed.positionals.isEmpty else {
-        throw UsageError("unexpected argument '\(parsed.positionals[0])'")
-      }
-      guard let output = parsed.values["output"], output != "-" else {
-        throw UsageError("missing -o FILE (the pull's state is kept next to it)")
-      }
-      return Options(connection: try CalDAVConnection(parsed), output: output)
-    }
+    ) { (parsed) throws(UsageError) in try parseOptions(parsed) }
     switch outcome {
     case .exit(let status): return status
     case .run(let options): return pull(options, context: context)
     }
+  }
+
+  private static func parseOptions(_ parsed: ParsedArguments) throws(UsageError) -> Options {
+    guard parsed.positionals.isEmpty else {
+      throw UsageError("unexpected argument '\(parsed.positionals[0])'")
+    }
+    guard let output = parsed.values["output"], output != "-" else {
+      throw UsageError("missing -o FILE (the pull's state is kept next to it)")
+    }
+    return Options(connection: try CalDAVConnection(parsed), output: output)
   }
 
   private static func pull(_ options: Options, context: ToolContext) -> ExitCode {

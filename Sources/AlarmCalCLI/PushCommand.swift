@@ -74,29 +74,33 @@ enum PushCommand {
       arguments, command: "push", usage: usage, help: helpText,
       valued: CalDAVConnection.valuedOptions.union(["list", "now", "tz"]),
       flags: ["delete-missing"], context: context
-    ) { (parsed) throws(UsageError) in
-      guard let first = parsed.positionals.first else { throw UsageError("missing FILE") }
-      let zone = try ConvertCommand.zoneOption(parsed.values["tz"])
-      let now = try TimestampArgument.now(of: parsed, in: zone, context: context)
-      var timestamp = now
-      if let epoch = context.environment["SOURCE_DATE_EPOCH"], let seconds = Int64(epoch) {
-        timestamp = Instant(secondsSince1970: seconds)
-      }
-      let list =
-        parsed.values["list"]
-        ?? URL(fileURLWithPath: first).deletingPathExtension().lastPathComponent
-      guard !list.contains(where: { $0.isNewline }) else {
-        throw UsageError("--list must be one line")
-      }
-      return Options(
-        files: parsed.positionals, connection: try CalDAVConnection(parsed), list: list,
-        deleteMissing: parsed.flags.contains("delete-missing"), zone: zone, now: now,
-        timestamp: timestamp)
-    }
+    ) { (parsed) throws(UsageError) in try parseOptions(parsed, context: context) }
     switch outcome {
     case .exit(let status): return status
     case .run(let options): return push(options, context: context)
     }
+  }
+
+  private static func parseOptions(_ parsed: ParsedArguments, context: ToolContext)
+    throws(UsageError) -> Options
+  {
+    guard let first = parsed.positionals.first else { throw UsageError("missing FILE") }
+    let zone = try ConvertCommand.zoneOption(parsed.values["tz"])
+    let now = try TimestampArgument.now(of: parsed, in: zone, context: context)
+    var timestamp = now
+    if let epoch = context.environment["SOURCE_DATE_EPOCH"], let seconds = Int64(epoch) {
+      timestamp = Instant(secondsSince1970: seconds)
+    }
+    let list =
+      parsed.values["list"]
+      ?? URL(fileURLWithPath: first).deletingPathExtension().lastPathComponent
+    guard !list.contains(where: { $0.isNewline }) else {
+      throw UsageError("--list must be one line")
+    }
+    return Options(
+      files: parsed.positionals, connection: try CalDAVConnection(parsed), list: list,
+      deleteMissing: parsed.flags.contains("delete-missing"), zone: zone, now: now,
+      timestamp: timestamp)
   }
 
   private static func push(_ options: Options, context: ToolContext) -> ExitCode {

@@ -32,7 +32,8 @@ enum OverlappedPrinting {
     sayWhenEmpty: Bool
   ) -> [SchedulerWarning] {
     // Each stage's state sits behind a Mutex only so the compiler can see that the two stages
-    // share nothing: within a step each lock is taken by one stage alone.
+    // share nothing: within a step each lock is taken by one stage alone. The order of the
+    // steps, which ThreadSanitizer checks, comes from ParallelWork.both's gate, not from these.
     let finding = Mutex(Finding(schedule: consume schedule))
     let printing = Mutex(Printing(printer: printer))
     finding.withLock { $0.schedule.nextFirings(max: batchSize, into: &$0.batch) }

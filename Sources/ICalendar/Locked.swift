@@ -6,9 +6,11 @@ import Foundation
 /// waits on raw futexes that ThreadSanitizer cannot see, so every access it guards is reported
 /// as a race and the sanitizer run in CI becomes noise.
 package final class Locked<Value>: @unchecked Sendable {
+  // @unchecked: `value` is only touched under `lock`.
   private let lock = NSLock()
   private var value: Value
 
+  /// Guards `value`.
   package init(_ value: Value) {
     self.value = value
   }

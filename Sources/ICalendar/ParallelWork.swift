@@ -86,6 +86,7 @@ public enum ParallelWork {
   /// The pieces' inputs and results. Each slot is taken or written once, by its piece, under the
   /// gate's lock, held only for that; the lock also orders the writes for ThreadSanitizer.
   private final class Pieces<Input: Sendable, Result: Sendable>: @unchecked Sendable {
+    // @unchecked: `inputs` and `outputs` are only touched under the gate's lock.
     let gate = Gate()
     private var inputs: [Input?]
     private var outputs: [Result?]

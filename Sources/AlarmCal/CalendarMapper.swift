@@ -50,26 +50,15 @@ struct CalendarMapper {
   mutating func run() {
     // Every child, read in place: only VEVENTs and VTODOs are mapped.
     let items = calendar.components
-    // What the grouping asks of each item, read in runs at once: the items lie all over memory,
-    // and each is reached once here rather than in turn.
+    // What the grouping asks of each item.
     var facts: [GroupingFacts] = []
+    facts.reserveCapacity(items.count)
     var ruleTexts = Set<String>()
-    ParallelWork.map(ParallelWork.runs(of: items.count)) { run in
-      var found = (facts: [GroupingFacts](), rules: Set<String>())
-      found.facts.reserveCapacity(run.count)
-      for index in run {
-        let fact = GroupingFacts(items[index])
-        found.facts.append(fact)
-        guard fact.isItem else { continue }
-        for rule in items[index].properties where rule.name == "RRULE" {
-          found.rules.insert(rule.value)
-        }
-      }
-      return found
-    } each: { result in
-      var found = result
-      facts.append(taking: &found.facts)
-      ruleTexts.formUnion(found.rules)
+    for item in items {
+      let fact = GroupingFacts(item)
+      facts.append(fact)
+      guard fact.isItem else { continue }
+      for rule in item.properties where rule.name == "RRULE" { ruleTexts.insert(rule.value) }
     }
     // Each item's identity: its UID, or for one without, an id derived from its content.
     var identities = ContentIdentity()

@@ -2,8 +2,9 @@
 """Benchmarks alarmcal against its peers and against libical itself (issue 5).
 
   Benchmarks/run.py                 the full run: 1,000, 10,000 and 100,000 events, 3 runs
-                                    each, writes BENCHMARKS.md (about an hour; peers that would
-                                    take longer than --limit are reported "over the limit")
+                                    each, rewrites the table of BENCHMARKS.md and keeps the
+                                    sections after it (about an hour; peers that would take
+                                    longer than --limit are reported "over the limit")
   Benchmarks/run.py --smoke         CI: 1,000 events, one run, alarmcal and the libical floor
                                     only, writes nothing; fails when their firing counts differ
   Benchmarks/run.py --only W4,W5    only those workloads (any of W1-W6, comma-separated), with
@@ -430,7 +431,13 @@ def write_report(path, results, runs, limit):
         time_text, rss = cell(outcome)
         count = f"{outcome.count:,}" if outcome.count is not None else ""
         lines.append(f"| {workload} | {label} | {tool} | {time_text} | {rss} | {count} | {ratio} |")
-    path.write_text("\n".join(lines) + "\n")
+    # The sections after the table (each session's notes, "## ...") are kept as they are.
+    kept = ""
+    if path.exists():
+        old = path.read_text()
+        start = old.find("\n## ")
+        kept = old[start:] if start >= 0 else ""
+    path.write_text("\n".join(lines) + "\n" + kept)
     print(f"wrote {path}")
 
 

@@ -81,8 +81,15 @@ struct AlarmComponent {
   /// the instance for one instance of a series.
   static let mozillaSnoozeTime = "X-MOZ-SNOOZE-TIME"
 
+  /// The name of Thunderbird's snooze of the instance of a series that starts `seconds` after
+  /// 1970: ``mozillaSnoozeTime``, then `-` and the start in microseconds.
+  static func mozillaSnoozeTime(ofInstanceAt seconds: Int64) -> String {
+    "\(mozillaSnoozeTime)-\(seconds * 1_000_000)"
+  }
+
   /// A pending snooze Thunderbird wrote on an item (``mozillaSnoozeTime``).
   struct MozillaSnooze {
+    /// The X-MOZ-SNOOZE-TIME property itself.
     let property: ICalProperty
     /// When it rings.
     let time: DateTimeValue

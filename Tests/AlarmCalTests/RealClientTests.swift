@@ -11,11 +11,11 @@ import Testing
   /// and the warnings.
   private func upcoming(
     _ text: String, name: String = "f.ics", from: String, to: String, tz: String = "UTC",
-    includeAcknowledged: Bool = false, limit: Int? = nil
+    includeAcknowledged: Bool = false, includeDue: Bool = false, limit: Int? = nil
   ) throws -> (firings: [String], ids: [String], warnings: [String], examined: Int) {
     var schedule = FiringSchedule(
       defaultZone: try #require(TimeZoneRules(identifier: tz)),
-      includeAcknowledged: includeAcknowledged)
+      includeAcknowledged: includeAcknowledged, includeDue: includeDue)
     try schedule.read(Array(text.utf8), file: name)
     var lines: [String] = []
     var ids: [String] = []
@@ -130,6 +130,8 @@ import Testing
       ])
   }
 
+  // No client of ours writes a snooze on an override alone (Thunderbird writes it on the
+  // master, naming the instance); another client or a hand edit may.
   @Test("an override that holds only Thunderbird's snooze rings it, though its series has no alarm")
   func snoozeOnlyInOverride() throws {
     let text = """
@@ -157,6 +159,58 @@ import Testing
     let result = try upcoming(text, from: "20270101T000000Z", to: "20270201T000000Z")
     #expect(result.firings == ["2027-01-05T08:15:00Z 2027-01-05T08:00:00Z r0"])
     #expect(result.warnings.isEmpty)
+  }
+
+  /// A daily task series of three (2027-01-04 to 06, 09:00 UTC) whose master has no DUE and
+  /// no alarm, with one override of 2027-01-05 whose lines are `override`.
+  private func taskSeries(override: String) -> String {
+    """
+    BEGIN:VCALENDAR\r
+    VERSION:2.0\r
+    PRODID:-//repro//EN\r
+    BEGIN:VTODO\r
+    UID:chores\r
+    DTSTAMP:20270101T000000Z\r
+    DTSTART:20270104T090000Z\r
+    RRULE:FREQ=DAILY;COUNT=3\r
+    SUMMARY:Chores\r
+    END:VTODO\r
+    BEGIN:VTODO\r
+    UID:chores\r
+    DTSTAMP:20270101T000000Z\r
+    RECURRENCE-ID:20270105T090000Z\r
+    DTSTART:20270105T090000Z\r
+    SUMMARY:Chores\r
+    \(override)END:VTODO\r
+    END:VCALENDAR\r
+
+    """
+  }
+
+  @Test("with --include-due, an override's DUE rings though its series has none")
+  func dueOnlyInOverride() throws {
+    let text = taskSeries(override: "DUE:20270105T170000Z\r\n")
+    let due = try upcoming(
+      text, from: "20270101T000000Z", to: "20270201T000000Z", includeDue: true)
+    #expect(due.firings == ["2027-01-05T17:00:00Z 2027-01-05T09:00:00Z r0"])
+    #expect(due.warnings.isEmpty)
+    let plain = try upcoming(text, from: "20270101T000000Z", to: "20270201T000000Z")
+    #expect(plain.firings.isEmpty)
+  }
+
+  @Test("a completed override of a task does not ring, as a completed master does not")
+  func completedOverrideIsQuiet() throws {
+    let alarm = "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:PT0S\r\nEND:VALARM\r\n"
+    let open = taskSeries(override: "DUE:20270105T170000Z\r\n" + alarm)
+    #expect(
+      try upcoming(open, from: "20270101T000000Z", to: "20270201T000000Z", includeDue: true)
+        .firings == ["2027-01-05T09:00:00Z 2027-01-05T09:00:00Z r0"])
+    let done = taskSeries(
+      override: "DUE:20270105T170000Z\r\nSTATUS:COMPLETED\r\nCOMPLETED:20270105T100000Z\r\n"
+        + alarm)
+    #expect(
+      try upcoming(done, from: "20270101T000000Z", to: "20270201T000000Z", includeDue: true)
+        .firings.isEmpty)
   }
 
   // MARK: 3. instances without their series

@@ -120,7 +120,7 @@ struct ResponseWriter {
     {
       snoozeName = property.name
     } else if isSeries, let recurrenceID = firing.recurrenceID {
-      snoozeName += "-\(recurrenceID.sortKey * 1_000_000)"
+      snoozeName = AlarmComponent.mozillaSnoozeTime(ofInstanceAt: recurrenceID.sortKey)
     }
     switch response {
     case .snooze(let until): set(ICalProperty(snoozeName, Self.utcText(until)), in: master)

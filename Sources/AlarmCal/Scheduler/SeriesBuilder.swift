@@ -33,14 +33,14 @@ struct SeriesBuilder {
   /// A read master on the heap. Its parts are moved in and out, never copied: a copy would
   /// retain each of them, in memory another thread wrote.
   private final class MasterBox {
-    /// Whether the master has alarms of its own.
-    let hasAlarms: Bool
+    /// Whether the master holds anything that may ring (``SeriesReader/mayRing(_:)``).
+    let mayRing: Bool
     /// The warnings reading it gave.
     let warnings: [SchedulerWarning]
     private var parts: MasterParts?
 
     init(_ read: consuming ReadMaster) {
-      hasAlarms = read.hasAlarms
+      mayRing = read.mayRing
       warnings = read.warnings
       parts = read.parts.take()
     }
@@ -128,7 +128,7 @@ struct SeriesBuilder {
     }
     let identity = contentIdentity.identity(of: item)
     // Said of components that can ring: a calendar without UIDs and alarms is not at fault.
-    if AlarmComponent.mayRing(item) {
+    if reader.mayRing(item) {
       groupingWarnings.append(
         SchedulerWarning(
           file: reader.file, line: item.line, component: item.name, uid: "",
@@ -200,7 +200,7 @@ struct SeriesBuilder {
       // single instance of its own, keeping its RECURRENCE-ID.
       for item in overrides {
         let read = reader.master(item, uid: uid, identity: identity)
-        guard read.hasAlarms else { continue }
+        guard read.mayRing else { continue }
         found += read.warnings
         if let parts = read.parts, let walk = walk(parts, SeriesReader.Overrides()) {
           result.append(walk)
@@ -208,8 +208,8 @@ struct SeriesBuilder {
       }
       return
     }
-    let overridesHaveAlarms = overrides.contains(where: reader.mayRing)
-    guard master.hasAlarms || overridesHaveAlarms else { return }
+    let overridesMayRing = overrides.contains(where: reader.mayRing)
+    guard master.mayRing || overridesMayRing else { return }
     found += master.warnings
     guard let parts = master.takeParts() else { return }
     let (read, warnings) =

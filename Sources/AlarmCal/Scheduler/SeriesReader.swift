@@ -20,11 +20,11 @@ struct MasterParts {
   let singles: [Firing]
 }
 
-/// A master read: its parts (nil when it has no start or zone to ring at), whether it has
-/// alarms of its own, and the warnings reading it gave.
+/// A master read: its parts (nil when it has no start or zone to ring at), whether it holds
+/// anything that may ring (``SeriesReader/mayRing(_:)``), and the warnings reading it gave.
 struct ReadMaster {
   var parts: MasterParts?
-  let hasAlarms: Bool
+  let mayRing: Bool
   var warnings: [SchedulerWarning]
 }
 
@@ -95,9 +95,9 @@ struct SeriesReader {
   /// Reads a master (no RECURRENCE-ID), or an instance without its series, into its parts.
   mutating func master(_ item: ICalComponent, uid: String, identity: String) -> ReadMaster {
     warnings = []
-    let hasAlarms = mayRing(item)
+    let mayRing = self.mayRing(item)
     let parts = masterParts(item, uid: uid, identity: identity)
-    return ReadMaster(parts: parts, hasAlarms: hasAlarms, warnings: warnings)
+    return ReadMaster(parts: parts, mayRing: mayRing, warnings: warnings)
   }
 
   private mutating func masterParts(_ item: ICalComponent, uid: String, identity: String)
@@ -262,7 +262,9 @@ struct SeriesReader {
         warn(override, uid, "the override's time zone is unknown; the override is ignored")
         continue
       }
-      let overrideTemplate = self.template(override, uid: uid, placed: overrideStart)
+      var overrideTemplate = self.template(override, uid: uid, placed: overrideStart)
+      // A completed instance of a task does not ring, as a completed master does not.
+      if override.isCompletedTask { overrideTemplate = overrideTemplate.silenced }
       table[recurrenceID] = (overrideStart, overrideTemplate)
       if !overrideTemplate.cancelled {
         singles += singleFirings(

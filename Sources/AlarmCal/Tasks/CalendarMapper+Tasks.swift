@@ -102,8 +102,8 @@ extension CalendarMapper {
         lose(
           item, "its reminder is snoozed until \(until), and a task keeps no snooze",
           .taskKept("the reminder rings at its own time"))
-      } else if let acknowledged = alarm.acknowledgedAt, acknowledged >= ring,
-        ring >= importer.now
+      } else if let acknowledged = alarm.acknowledgedAt,
+        AlarmComponent.covers(acknowledged, ringAt: ring), ring >= importer.now
       {
         lose(
           item,

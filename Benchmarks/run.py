@@ -434,9 +434,11 @@ def write_report(path, results, runs, limit):
     # The sections after the table (each session's notes, "## ...") are kept as they are.
     kept = ""
     if path.exists():
-        old = path.read_text()
-        start = old.find("\n## ")
-        kept = old[start:] if start >= 0 else ""
+        heading = re.search(r"(?m)^## ", path.read_text())
+        if heading:
+            kept = "\n" + path.read_text()[heading.start():]
+        else:
+            print(f"note: {path} had no '## ' section; only the table is written")
     path.write_text("\n".join(lines) + "\n" + kept)
     print(f"wrote {path}")
 

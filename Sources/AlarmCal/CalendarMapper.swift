@@ -117,7 +117,7 @@ struct CalendarMapper {
   }
 
   /// What the grouping of a calendar's items asks of one of its children.
-  private struct GroupingFacts: Sendable {
+  private struct GroupingFacts {
     /// A VEVENT or VTODO: what import maps.
     let isItem: Bool
     /// Its UID, unescaped; nil when it has none (or an empty one).

@@ -159,7 +159,8 @@ enum ConvertCommand {
     let status: ExitCode
   }
 
-  /// The alarms and tasks of the input; its losses and warnings are written as they are read.
+  /// The alarms and tasks of the input; an import's losses and warnings are written once it
+  /// is read, in file order.
   private static func read(
     _ bytes: [UInt8], as format: Format, name: String, _ options: Options, _ context: ToolContext
   ) throws(Stopped) -> (alarms: [Alarm], tasks: [ToDo]) {

@@ -86,7 +86,8 @@ public enum ParallelWork {
   /// The pieces' inputs and results. Each slot is taken or written once, by its piece, under the
   /// gate's lock, held only for that; the lock also orders the writes for ThreadSanitizer.
   private final class Pieces<Input: Sendable, Result: Sendable>: @unchecked Sendable {
-    // @unchecked: `inputs` and `outputs` are only touched under the gate's lock.
+    // @unchecked: `inputs` and `outputs` are changed only under the gate's lock; `count` is
+    // read before the pieces start.
     let gate = Gate()
     private var inputs: [Input?]
     private var outputs: [Result?]

@@ -130,61 +130,49 @@ import Testing
       ])
   }
 
-  // No client of ours writes a snooze on an override alone (Thunderbird writes it on the
-  // master, naming the instance); another client or a hand edit may.
+  // Thunderbird writes its snooze on the master, naming the instance; another client or a hand
+  // edit may put it on an override alone.
   @Test("an override that holds only Thunderbird's snooze rings it, though its series has no alarm")
   func snoozeOnlyInOverride() throws {
-    let text = """
-      BEGIN:VCALENDAR\r
-      VERSION:2.0\r
-      PRODID:-//repro//EN\r
-      BEGIN:VEVENT\r
-      UID:quiet\r
-      DTSTAMP:20270101T000000Z\r
-      DTSTART:20270104T080000Z\r
-      RRULE:FREQ=DAILY;COUNT=5\r
-      SUMMARY:Standup\r
-      END:VEVENT\r
-      BEGIN:VEVENT\r
-      UID:quiet\r
-      DTSTAMP:20270101T000000Z\r
-      RECURRENCE-ID:20270105T080000Z\r
-      DTSTART:20270105T080000Z\r
-      SUMMARY:Standup\r
-      X-MOZ-SNOOZE-TIME-1799136000000000:20270105T081500Z\r
-      END:VEVENT\r
-      END:VCALENDAR\r
-
-      """
+    let text = dailySeries(
+      "VEVENT", at: "080000", count: 5,
+      override: "X-MOZ-SNOOZE-TIME-1799136000000000:20270105T081500Z\r\n")
     let result = try upcoming(text, from: "20270101T000000Z", to: "20270201T000000Z")
     #expect(result.firings == ["2027-01-05T08:15:00Z 2027-01-05T08:00:00Z r0"])
     #expect(result.warnings.isEmpty)
   }
 
-  /// A daily task series of three (2027-01-04 to 06, 09:00 UTC) whose master has no DUE and
-  /// no alarm, with one override of 2027-01-05 whose lines are `override`.
-  private func taskSeries(override: String) -> String {
+  /// A daily series of `count` `kind`s (VEVENT or VTODO) from 2027-01-04 at `time` UTC, with
+  /// no alarm and no end, and an override of 2027-01-05 whose own lines are `override`.
+  private func dailySeries(_ kind: String, at time: String, count: Int, override: String)
+    -> String
+  {
     """
     BEGIN:VCALENDAR\r
     VERSION:2.0\r
     PRODID:-//repro//EN\r
-    BEGIN:VTODO\r
-    UID:chores\r
+    BEGIN:\(kind)\r
+    UID:daily\r
     DTSTAMP:20270101T000000Z\r
-    DTSTART:20270104T090000Z\r
-    RRULE:FREQ=DAILY;COUNT=3\r
-    SUMMARY:Chores\r
-    END:VTODO\r
-    BEGIN:VTODO\r
-    UID:chores\r
+    DTSTART:20270104T\(time)Z\r
+    RRULE:FREQ=DAILY;COUNT=\(count)\r
+    SUMMARY:Daily\r
+    END:\(kind)\r
+    BEGIN:\(kind)\r
+    UID:daily\r
     DTSTAMP:20270101T000000Z\r
-    RECURRENCE-ID:20270105T090000Z\r
-    DTSTART:20270105T090000Z\r
-    SUMMARY:Chores\r
-    \(override)END:VTODO\r
+    RECURRENCE-ID:20270105T\(time)Z\r
+    DTSTART:20270105T\(time)Z\r
+    SUMMARY:Daily\r
+    \(override)END:\(kind)\r
     END:VCALENDAR\r
 
     """
+  }
+
+  /// A daily task series of three from 09:00 UTC whose master has no DUE.
+  private func taskSeries(override: String) -> String {
+    dailySeries("VTODO", at: "090000", count: 3, override: override)
   }
 
   @Test("with --include-due, an override's DUE rings though its series has none")

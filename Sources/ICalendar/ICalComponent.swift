@@ -109,19 +109,3 @@ extension String {
     return needsWork ? uppercased() : self
   }
 }
-
-extension ICalComponent {
-  /// Lets go of `trees`, freeing the children of each in runs at once (``ParallelWork``): a
-  /// large calendar's tree takes about as long to free as to check. The caller must hold no
-  /// other copy of them (pass them with `consume`), or they are freed later, where it lets go.
-  public static func releaseInPieces(_ trees: consuming [ICalComponent]) {
-    var runs: [[ICalComponent]] = []
-    for index in trees.indices {
-      var children: [ICalComponent] = []
-      swap(&children, &trees[index].components)
-      for run in ParallelWork.runs(of: children.count) { runs.append(Array(children[run])) }
-    }
-    trees = []
-    _ = ParallelWork.map(consume runs) { (run: consuming [ICalComponent]) in run.count }
-  }
-}

@@ -100,10 +100,7 @@ struct AlarmComponent {
   /// Every X-MOZ-SNOOZE-TIME of `item` whose value is a date-time, in order.
   static func mozillaSnoozes(of item: ICalComponent) -> [MozillaSnooze] {
     var snoozes: [MozillaSnooze] = []
-    for property in item.properties
-    where property.name.utf8.first == UInt8(ascii: "X")
-      && property.name.hasPrefix(mozillaSnoozeTime)
-    {
+    for property in item.properties where isMozillaSnooze(property) {
       guard let time = DateTimeValue(property: property) else { continue }
       let suffix = property.name.dropFirst(mozillaSnoozeTime.count)
       var instance: Instant?
@@ -113,6 +110,12 @@ struct AlarmComponent {
       snoozes.append(MozillaSnooze(property: property, time: time, instance: instance))
     }
     return snoozes
+  }
+
+  /// Whether `property` is an X-MOZ-SNOOZE-TIME, of the item or of one instance. Most names
+  /// are told apart by their first byte, before the prefix is compared.
+  private static func isMozillaSnooze(_ property: ICalProperty) -> Bool {
+    property.name.utf8.first == UInt8(ascii: "X") && property.name.hasPrefix(mozillaSnoozeTime)
   }
 
   /// ACTION of a VALARM, uppercased; empty when there is none.
@@ -164,7 +167,7 @@ struct AlarmComponent {
   /// Whether `item` holds anything that may ring: a VALARM, or Thunderbird's snooze.
   static func mayRing(_ item: ICalComponent) -> Bool {
     item.components.contains { $0.name == "VALARM" }
-      || item.properties.contains { $0.name.hasPrefix(mozillaSnoozeTime) }
+      || item.properties.contains(where: isMozillaSnooze)
   }
 
   private static func trigger(of valarm: ICalComponent) -> Result<Trigger, TriggerProblem> {

@@ -235,17 +235,21 @@ public struct FiringSchedule {
   /// towards ``sliceFirings`` firings. The slice stays handed out when no firing is left
   /// before the end.
   private mutating func takeSlice() {
-    let head = queue.first.flatMap { walks[$0].headTrigger }
-    guard let start = [head, slice.carriedStart].compactMap({ $0 }).min(), start < end else {
-      return
-    }
+    guard let start = [firstHeadTrigger, slice.carriedStart].compactMap({ $0 }).min(),
+      start < end
+    else { return }
     let sliceEnd = min(end, start.adding(seconds: span))
     let most = 2 * sliceFirings
+    // Whether a firing at `trigger` is taken, `taken` firings in: before the span's end, and
+    // within the bound, unless at the span's start (whose firings are all taken: the cut must
+    // come after it).
+    let takes = { (trigger: Instant, taken: Int) in
+      trigger < sliceEnd && (taken < most || trigger == start)
+    }
     slice.begin(at: start)
     let skipAcknowledged = !includeAcknowledged
-    // Firings at the span's start are all taken, however many: the cut must come after it.
-    while let next = queue.first, var trigger = walks[next].headTrigger, trigger < sliceEnd,
-      slice.takenCount < most || trigger == start
+    while let next = queue.first, var trigger = walks[next].headTrigger,
+      takes(trigger, slice.takenCount)
     {
       // A walk gives at most `Self.firingsPerVisit` at a time, so dense walks go on side by
       // side and a span cut short carries little past the cut.
@@ -261,11 +265,10 @@ public struct FiringSchedule {
         given += 1
         guard let after = walks[next].headTrigger else { break }
         trigger = after
-      } while trigger < sliceEnd && given < Self.firingsPerVisit
-        && (slice.takenCount < most || trigger == start)
+      } while given < Self.firingsPerVisit && takes(trigger, slice.takenCount)
       queue.firstMoved(in: walks)
     }
-    let complete = min(sliceEnd, queue.first.flatMap { walks[$0].headTrigger } ?? sliceEnd)
+    let complete = min(sliceEnd, firstHeadTrigger ?? sliceEnd)
     slice.sort(series: seriesOfWalks, complete: complete)
     firingsSorted += slice.count
     // Spans follow what the walks gave; firings carried in say nothing of this span's length.
@@ -275,6 +278,9 @@ public struct FiringSchedule {
       span = max(span * Int64(sliceFirings) / Int64(slice.takenCount), 1)
     }
   }
+
+  /// The next firing's trigger of the walk due first; nil when no walk has one left.
+  private var firstHeadTrigger: Instant? { queue.first.flatMap { walks[$0].headTrigger } }
 
   /// How many firings a slice is meant to hold: enough that most walks give several at once.
   /// Only tests change it, to see that any slicing lists the same.

@@ -110,7 +110,8 @@ struct SeriesReader {
     let rule = isOverride ? nil : recurrence(item, uid: uid, placed: placed)
     let (excludedInstants, excludedDates) = exclusions(item, uid: uid)
     let rdates = isOverride ? [] : extraDates(item, uid: uid, placed: placed)
-    var template = self.template(item, uid: uid, placed: placed)
+    let lastAck = mozillaLastAck(of: item)
+    let template = self.template(item, uid: uid, placed: placed, lastAck: lastAck)
     let origin = FiringOrigin(
       file: file, fileIndex: fileIndex, uid: uid, component: item.name, identity: identity)
     let fixedRecurrenceID = item.property(uppercased: "RECURRENCE-ID")
@@ -118,12 +119,11 @@ struct SeriesReader {
       .flatMap { recurrenceID(of: $0, seriesIsDate: placed.isDate) }
     // A cancelled event and a completed task do not ring; their overrides ring for their own.
     let singles =
-      item.isCompletedTask || template.cancelled
+      template.cancelled
       ? []
       : singleFirings(
         item, origin: origin, template: template, placed: placed,
-        recurrenceID: fixedRecurrenceID)
-    if item.isCompletedTask { template = template.silenced }
+        recurrenceID: fixedRecurrenceID, lastAck: lastAck)
     return MasterParts(
       origin: origin, line: item.line, componentName: item.name, placed: placed, rule: rule,
       fixedRecurrenceID: fixedRecurrenceID, template: template,
@@ -262,14 +262,14 @@ struct SeriesReader {
         warn(override, uid, "the override's time zone is unknown; the override is ignored")
         continue
       }
-      var overrideTemplate = self.template(override, uid: uid, placed: overrideStart)
-      // A completed instance of a task does not ring, as a completed master does not.
-      if override.isCompletedTask { overrideTemplate = overrideTemplate.silenced }
+      let lastAck = mozillaLastAck(of: override)
+      let overrideTemplate = self.template(
+        override, uid: uid, placed: overrideStart, lastAck: lastAck)
       table[recurrenceID] = (overrideStart, overrideTemplate)
       if !overrideTemplate.cancelled {
         singles += singleFirings(
           override, origin: master.origin, template: overrideTemplate, placed: overrideStart,
-          recurrenceID: recurrenceID)
+          recurrenceID: recurrenceID, lastAck: lastAck)
       }
       if idProperty.parameter(uppercased: "RANGE")?.asciiUppercased == "THISANDFUTURE" {
         // Later instances move by the same wall-clock amount and take the override's properties.
@@ -385,9 +385,16 @@ struct SeriesReader {
     return times.instant(value).map(RecurrenceID.instant)
   }
 
-  private mutating func template(_ item: ICalComponent, uid: String, placed: CalendarTimes.Placed)
-    -> InstanceTemplate
-  {
+  /// Thunderbird's X-MOZ-LASTACK of `item`, on the clock.
+  private func mozillaLastAck(of item: ICalComponent) -> Instant? {
+    AlarmComponent.mozillaLastAck(of: item).flatMap { times.instant($0) }
+  }
+
+  /// What each instance of `item` rings with; a completed task's rings with nothing, as a
+  /// cancelled event's (its alarms are still read, for their warnings).
+  private mutating func template(
+    _ item: ICalComponent, uid: String, placed: CalendarTimes.Placed, lastAck: Instant?
+  ) -> InstanceTemplate {
     let cancelled = item.isCancelled
     var length = InstanceLength.exact(seconds: 0)
     let endName = item.name == "VTODO" ? "DUE" : "DTEND"
@@ -413,7 +420,6 @@ struct SeriesReader {
         warn(item, uid, "DURATION \(quoted(text)) cannot be read; it is ignored")
       }
     }
-    let lastAck = AlarmComponent.mozillaLastAck(of: item).flatMap { times.instant($0) }
     var alarms: [RingingAlarm] = []
     var positions = (alarms: 0, snoozes: 0)
     for valarm in item.components where valarm.name == "VALARM" {
@@ -444,9 +450,10 @@ struct SeriesReader {
           identity: AlarmIdentity(
             key: "#due", uid: nil, snoozeOf: nil, sourceOffset: item.sourceRange?.lowerBound)))
     }
-    return InstanceTemplate(
+    let template = InstanceTemplate(
       summary: item.property(uppercased: "SUMMARY")?.text, alarms: alarms, cancelled: cancelled,
       length: length)
+    return item.isCompletedTask ? template.silenced : template
   }
 
   private mutating func alarmDefinition(
@@ -507,10 +514,9 @@ struct SeriesReader {
   /// Absolute triggers (once per component) and Thunderbird's X-MOZ-SNOOZE-TIME snoozes.
   private func singleFirings(
     _ item: ICalComponent, origin: FiringOrigin, template: InstanceTemplate,
-    placed: CalendarTimes.Placed, recurrenceID: RecurrenceID?
+    placed: CalendarTimes.Placed, recurrenceID: RecurrenceID?, lastAck: Instant?
   ) -> [Firing] {
     var result: [Firing] = []
-    let lastAck = AlarmComponent.mozillaLastAck(of: item).flatMap { times.instant($0) }
     for alarm in template.alarms {
       guard case .absolute(let instant) = alarm.trigger else { continue }
       for k in 0...alarm.repeatCount {
@@ -526,7 +532,7 @@ struct SeriesReader {
       let property = snooze.property
       let ring = RingingAlarm(
         action: "DISPLAY", trigger: .absolute(instant), repeatCount: 0, repeatInterval: .zero,
-        acknowledged: AlarmComponent.covers(lastAck, ringAt: instant) ? lastAck : nil,
+        acknowledged: lastAck,
         identity: AlarmIdentity(
           key: property.name, uid: nil, snoozeOf: nil, sourceOffset: property.sourceOffset))
       // X-MOZ-SNOOZE-TIME-<microseconds> names the instance of a recurring event it snoozes.

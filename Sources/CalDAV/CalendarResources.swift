@@ -21,19 +21,53 @@ public struct CalendarResource: Equatable, Sendable {
     return printer.takeBytes()
   }
 
-  /// The resource name RFC 4791 suggests and python's caldav uses: the UID with everything
-  /// but letters, digits and `-._~` percent-encoded, then `.ics`.
-  public var fileName: String {
-    var name = ""
-    for byte in uid.utf8 {
-      let character = Character(Unicode.Scalar(byte))
-      if byte < 0x80 && (character.isLetter || character.isNumber || "-._~".contains(character)) {
-        name.append(character)
-      } else {
-        name += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+  /// The resource name, derived from the UID alone (the UID itself is never changed): the UID
+  /// and `.ics` when the UID is a name every server takes as it is (1 to 100 of `A-Z a-z 0-9
+  /// - _ .`, not starting with `.`); otherwise the UID's letters and digits with each other run
+  /// as one `-` (at most 40 of them), `-`, and the UID's 128-bit FNV-1a digest in hex. Radicale
+  /// refuses a percent-encoded space or colon in a name, so no name needs encoding.
+  public var fileName: String { Self.fileName(forUID: uid) }
+
+  /// The resource name for `uid` (see ``fileName``).
+  public static func fileName(forUID uid: String) -> String {
+    let bytes = Array(uid.utf8)
+    let isSafe = { (byte: UInt8) -> Bool in
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"):
+        return true
+      default: return false
       }
     }
-    return name + ".ics"
+    if (1...100).contains(bytes.count), bytes[0] != UInt8(ascii: "."),
+      bytes.allSatisfy({
+        isSafe($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
+      })
+    {
+      return uid + ".ics"
+    }
+    var readable = ""
+    for byte in bytes where readable.utf8.count < 40 {
+      if isSafe(byte) {
+        readable.append(Character(Unicode.Scalar(byte)))
+      } else if !readable.isEmpty, !readable.hasSuffix("-") {
+        readable.append("-")
+      }
+    }
+    if !readable.isEmpty, !readable.hasSuffix("-") { readable.append("-") }
+    return readable + digest(bytes) + ".ics"
+  }
+
+  /// FNV-1a 128 of `bytes` as 32 hex digits.
+  static func digest(_ bytes: [UInt8]) -> String {
+    var hash: UInt128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d
+    let prime: UInt128 = 0x0000_0000_0100_0000_0000_0000_0000_013B
+    for byte in bytes {
+      hash ^= UInt128(byte)
+      hash = hash &* prime
+    }
+    let text = String(hash, radix: 16)
+    return String(repeating: "0", count: 32 - text.count) + text
   }
 }
 
@@ -153,11 +187,5 @@ public enum CalendarResources {
       }
     }
     for child in component.components { collectZones(of: child, into: &zones) }
-  }
-}
-
-extension String {
-  fileprivate func leftPadded(to width: Int) -> String {
-    String(repeating: "0", count: max(0, width - count)) + self
   }
 }

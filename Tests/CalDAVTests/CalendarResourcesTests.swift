@@ -40,8 +40,41 @@ import Testing
     #expect(first.calendar.components.first?.propertyValue(uppercased: "TZID") == "Europe/Berlin")
     #expect(first.calendar.propertyValue(uppercased: "PRODID") == "-//test//EN")
     #expect(resources.last?.calendar.components.map(\.name) == ["VTODO"])
-    #expect(first.fileName == "a%40x.ics")
-    #expect(resources.last?.fileName == "b%2F1%202.ics")
+    #expect(first.fileName == "a-x-a68d6277098b5822836dbc7977dd44fc.ics")
+    #expect(resources.last?.fileName == "b-1-2-58a85c72ee83d94f70814e2a3d6de7a7.ics")
+  }
+
+  /// UIDs and the names their resources get: safe ones as they are, the rest readable and
+  /// digested (FNV-1a 128; the empty UID gives its offset basis).
+  @Test(
+    "a resource name is safe for every server and stable for the UID",
+    arguments: [
+      ("2025-03-14-0702", "2025-03-14-0702.ics"),
+      ("A_b.c", "A_b.c.ics"),
+      // A space and colons: Radicale refuses them percent-encoded.
+      ("2025-03-14 07:02:11", "2025-03-14-07-02-11-a6fc0d1be683ebf6ab83662f1cc4bfcf.ics"),
+      // A leading dot would hide the file in a server's folder.
+      (".a", "a-08809491d2ab1be95aa073305548fc50.ics"),
+      ("", "6c62272e07bb014262b821756295c58d.ics"),
+    ])
+  func resourceName(uid: String, expected: String) {
+    #expect(CalendarResource.fileName(forUID: uid) == expected)
+    let name = CalendarResource.fileName(forUID: uid)
+    #expect(name.utf8.count <= 100 + 4)
+    #expect(name.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "%") && $0 != 0x20 })
+  }
+
+  @Test("long, non-ASCII, slash and percent UIDs get distinct short names")
+  func awkwardNames() {
+    let uids = [
+      String(repeating: "x", count: 300), String(repeating: "x", count: 301), "a/b", "a%2Fb",
+      "a b", "Wecker ⏰ früh", "⏰", "ö", "x", String(repeating: "y", count: 100),
+    ]
+    let names = uids.map(CalendarResource.fileName(forUID:))
+    #expect(Set(names).count == uids.count)
+    #expect(names.allSatisfy { $0.utf8.count <= 104 && !$0.contains("/") && !$0.contains("%") })
+    #expect(CalendarResource.fileName(forUID: "a b") == CalendarResource.fileName(forUID: "a b"))
+    #expect(names[5].hasPrefix("Wecker-fr-h-"))
   }
 
   @Test("join gives every component back with each zone once")

@@ -282,14 +282,17 @@ struct CalendarMapper {
     let state = AlarmState(item, placer: placer)
     for valarm in valarms where AlarmComponent.snoozeOf(valarm) == nil {
       guard
-        var alarm = mapAlarm(
+        let mapped = mapAlarm(
           valarm, in: item, anchor: anchor, repeatDays: repeatDays, ringsOnce: ringsOnce,
           summary: summary, number: keptCount + 1, uid: id)
       else { continue }
+      var alarm = mapped.alarm
       keptCount += 1
       if item.isCompletedTask { alarm.enabled = false }
       state.apply(to: &alarm, from: valarm)
-      warnIfPast(alarm, item: item, zone: anchor.zone)
+      if let ring = mapped.onlyRing {
+        switchOffIfRang(&alarm, ring: ring, item: item, zone: anchor.zone)
+      }
       alarms.append(alarm)
     }
     reportSnoozesOfNoAlarm(item, state: state, valarms: valarms)
@@ -326,17 +329,28 @@ struct CalendarMapper {
     }
   }
 
-  /// Warns about an enabled one-shot alarm whose only ring is before the import's present
-  /// moment (an old export converted without `--now`): it would never ring.
-  private mutating func warnIfPast(_ alarm: Alarm, item: ICalComponent, zone: TimeZoneRules) {
-    guard alarm.enabled, case .at(let local) = alarm.schedule,
-      zone.instant(for: local) < importer.now,
-      alarm.snoozedUntil.map({ $0 < importer.now }) ?? true
-    else { return }
-    warn(
-      item,
-      "its one ring, \(AlarmTextFormats.localDateTimeString(local)) \(zone.identifier), is before now (\(importer.now); --now sets another moment), so it will never ring"
-    )
+  /// Switches off, with a warning, a one-shot alarm whose only ring (`ring`, on the wall clock
+  /// of `zone`) has rung or will not ring: it is before the import's present moment, or an
+  /// acknowledgement covers it (RFC 9074 §6). Left on, a clock alarm without a date would ring
+  /// again at the next occurrence of its time. As in a clock app, one whose snooze is still
+  /// pending stays on, with its date kept so that only the snooze rings.
+  private mutating func switchOffIfRang(
+    _ alarm: inout Alarm, ring: LocalDateTime, item: ICalComponent, zone: TimeZoneRules
+  ) {
+    let instant = zone.instant(for: ring)
+    let acknowledged = AlarmComponent.covers(alarm.acknowledgedAt, ringAt: instant)
+    guard alarm.enabled, instant < importer.now || acknowledged else { return }
+    if let until = alarm.snoozedUntil, until >= importer.now {
+      alarm.schedule = .at(ring)
+      return
+    }
+    alarm.enabled = false
+    let when = "\(AlarmTextFormats.localDateTimeString(ring)) \(zone.identifier)"
+    let why =
+      instant < importer.now
+      ? "is before now (\(importer.now); --now sets another moment)"
+      : "was dismissed (ACKNOWLEDGED)"
+    warn(item, "its one ring, \(when), \(why), so it is imported switched off (enabled: false)")
   }
 
   /// The weekdays of a repeating item (empty for a single instance), or nil after a loss.
@@ -399,11 +413,13 @@ struct CalendarMapper {
     return read
   }
 
+  /// The clock alarm a VALARM of `item` becomes and, for one that rings once, that ring on the
+  /// anchor's wall clock; nil after a loss.
   mutating func mapAlarm(
     _ valarm: ICalComponent, in item: ICalComponent,
     anchor: (zone: TimeZoneRules, local: LocalDateTime), repeatDays: Set<Weekday>, ringsOnce: Bool,
     summary: String, number: Int, uid: String
-  ) -> Alarm? {
+  ) -> (alarm: Alarm, onlyRing: LocalDateTime?)? {
     let alarm = AlarmComponent(valarm, in: item)
     let action = alarm.action
     guard let enabled = clockAlarmEnabled(alarm, in: item) else { return nil }
@@ -448,10 +464,11 @@ struct CalendarMapper {
     {
       snoozeMinutes = duration.seconds / 60
     }
-    return Alarm(
+    let mapped = Alarm(
       id: number == 1 ? uid : "\(uid)#\(number)", schedule: schedule, label: summary,
       sound: sound, snooze: snooze, snoozeMinutes: snoozeMinutes, enabled: enabled,
       timeZone: anchor.zone.identifier)
+    return (mapped, repeatDays.isEmpty ? ring : nil)
   }
 
   /// Whether a VALARM becomes a clock alarm that is on (AUDIO, DISPLAY) or off (NONE); nil,

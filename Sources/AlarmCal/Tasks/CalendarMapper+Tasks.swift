@@ -81,7 +81,7 @@ extension CalendarMapper {
       guard
         var alarm = mapAlarm(
           valarm, in: item, anchor: anchor, repeatDays: [], ringsOnce: false, summary: title,
-          number: position, uid: id)
+          number: position, uid: id)?.alarm
       else { continue }
       alarm.id = "\(id)#\(position)"
       state.apply(to: &alarm, from: valarm)

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// What one command hands to the next without a server: the list an app keeps, the calendar
+/// `convert` makes of it, and what comes back, run with the built binary.
+@Suite struct HandOverTests {
+  static let berlin = ["--tz", "Europe/Berlin"]
+
+  /// The repro's one-shot app alarm exported before its ring, in a fresh folder.
+  static func exportedOneShot() throws -> (folder: URL, ics: String) {
+    let folder = try temporaryFolder()
+    let ics = folder.appendingPathComponent("pill.ics").path
+    let export = try runBinary(
+      [
+        "convert", try fixturePath("past-one-shot.json"), "-o", ics, "--now",
+        "2027-03-26T12:00:00+01:00",
+      ] + berlin)
+    #expect(export.status == 0, "\(export.stderr)")
+    return (folder, ics)
+  }
+
+  @Test("a one-shot alarm that rang comes back switched off, with a warning, in both shapes")
+  func rangOneShotSwitchedOff() throws {
+    let (_, ics) = try Self.exportedOneShot()
+    let later = ["--now", "2027-03-29T07:31:00+02:00"] + Self.berlin
+    let upcoming = try runBinary(["upcoming", ics, "--format", "ndjson"] + later)
+    #expect(upcoming.status == 0)
+    #expect(upcoming.stdout.isEmpty)
+    let back = try runBinary(["convert", ics, "--to", "json"] + later)
+    #expect(back.status == 0)
+    #expect(back.stdout.contains("\"enabled\": false"))
+    #expect(
+      back.stderr
+        == "\(ics):38: warning: event \"p1\" (Pill): its one ring, 2027-03-27T00:00 Europe/Berlin, is before now (2027-03-29T05:31:00Z; --now sets another moment), so it is imported switched off (enabled: false)\n"
+    )
+    let app = try runBinary(["convert", ics, "--to", "json", "--shape", "ios"] + later)
+    #expect(app.stdout.contains("\"isEnabled\": false"))
+    // The list that comes back rings nothing either.
+    let list = try runBinary(["upcoming", "-", "--format", "ndjson"] + later, stdin: back.stdout)
+    #expect(list.status == 0, "\(list.stderr)")
+    #expect(list.stdout.isEmpty)
+  }
+
+  @Test("a dismissed one-shot alarm comes back switched off")
+  func dismissedOneShotSwitchedOff() throws {
+    let (_, ics) = try Self.exportedOneShot()
+    let atRing = ["--now", "2027-03-27T00:01:00+01:00"] + Self.berlin
+    let rang = try runBinary(
+      [
+        "upcoming", ics, "--format", "ndjson", "--now",
+        "2027-03-26T12:00:00+01:00",
+      ] + Self.berlin)
+    let id = try #require(
+      rang.stdout.split(separator: "\"id\":\"").last?.split(separator: "\"").first)
+    let dismiss = try runBinary(["dismiss", ics, "--id", String(id)] + atRing)
+    #expect(dismiss.status == 0, "\(dismiss.stderr)")
+    let back = try runBinary(
+      ["convert", ics, "--to", "json", "--now", "2027-03-27T00:02:00+01:00"] + Self.berlin)
+    #expect(back.status == 0)
+    #expect(back.stdout.contains("\"enabled\": false"))
+    #expect(back.stdout.contains("\"acknowledgedAt\""))
+    #expect(back.stderr.contains("so it is imported switched off (enabled: false)"))
+    let list = try runBinary(
+      ["upcoming", "-", "--format", "ndjson", "--now", "2027-03-27T00:02:00+01:00"] + Self.berlin,
+      stdin: back.stdout)
+    #expect(list.stdout.isEmpty)
+  }
+}

@@ -22,6 +22,8 @@ VALID = [
     {"alarmTime": "07:30", "name": "App", "repeatDays": [False, True, True, True, True, True, False],
      "sound": "Radar", "snoozeEnabled": True, "isEnabled": True, "creatTime": "2025-03-14 07:02:11"},
     {"time": "07:00", "repeatWeekdays": [1, 7], "enabled": False, "snooze": False},
+    {"alarmTime": "07:30", "repeatDays": [2, 3, 4, 5, 6], "vibrate": True, "volume": 0.8},
+    {"alarmTime": "07:30", "repeatDays": ["mon", "Tue"], "sound": "", "colour": "red"},
     {"at": "2026-12-24T18:00", "label": "Once", "acknowledgedAt": "2026-12-24T17:00:05Z",
      "snoozedUntil": "2026-12-24T18:09:00+01:00", "alarmUid": "X"},
 ]
@@ -33,7 +35,7 @@ INVALID = [
     {"time": "07:00", "repeatWeekdays": [0]},
     {"time": "07:00", "repeat": ["funday"]},
     {"time": "25:00"},
-    {"time": "07:00", "colour": "red"},
+    {"alarmTime": 730},
     {"label": "no time"},
     {"time": "07:00", "id": "a", "uuid": "b"},
 ]

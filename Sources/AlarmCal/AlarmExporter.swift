@@ -152,6 +152,11 @@ public struct AlarmExporter: Sendable {
       }
     }
     if !alarm.label.isEmpty { printer.write("SUMMARY", text: alarm.label) }
+    for member in alarm.extraFields {
+      printer.write(
+        AlarmVocabulary.extraField,
+        text: JSONWriter(style: .compact).string(from: .object([member])))
+    }
     // An alarm does not make its owner busy (RFC 5545 §3.8.2.7).
     printer.write("TRANSP", value: "TRANSPARENT")
     printer.begin("VALARM")

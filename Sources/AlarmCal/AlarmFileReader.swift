@@ -90,7 +90,9 @@ public struct AlarmFileReader: Sendable {
         ]))
     }
     let tasks = readTasks(taskRecords, zone: zone, problems: &problems)
-    let (alarms, positions) = decodeAlarms(records, zone: zone, problems: &problems)
+    var warnings: [AlarmFileProblem] = []
+    let (alarms, positions) = decodeAlarms(
+      records, zone: zone, problems: &problems, warnings: &warnings)
     var seen: [String: Int] = [:]
     seen.reserveCapacity(alarms.count)
     for (alarm, position) in zip(alarms, positions) {
@@ -103,20 +105,27 @@ public struct AlarmFileReader: Sendable {
         seen[alarm.id] = position
       }
     }
-    return problems.isEmpty
-      ? .success(AlarmList(alarms: alarms, tasks: tasks)) : .failure(AlarmFileProblems(problems))
+    guard problems.isEmpty else { return .failure(AlarmFileProblems(problems)) }
+    var list = AlarmList(alarms: alarms, tasks: tasks)
+    list.warnings = warnings
+    return .success(list)
   }
 
   /// The alarms of `records` and each one's place in them (from 1): each record is decoded on
   /// its own, so a long list is decoded in runs at once (``ParallelWork``), joined in order.
   private func decodeAlarms(
-    _ records: [JSONValue], zone: String, problems: inout [AlarmFileProblem]
+    _ records: [JSONValue], zone: String, problems: inout [AlarmFileProblem],
+    warnings: inout [AlarmFileProblem]
   ) -> (alarms: [Alarm], positions: [Int]) {
     let derivedIDs = derivedIDs(records)
     var alarms: [Alarm] = []
     var positions: [Int] = []
     ParallelWork.map(ParallelWork.runs(of: records.count)) { run in
-      var found: (alarms: [Alarm], positions: [Int], problems: [AlarmFileProblem]) = ([], [], [])
+      var found:
+        (
+          alarms: [Alarm], positions: [Int], problems: [AlarmFileProblem],
+          warnings: [AlarmFileProblem]
+        ) = ([], [], [], [])
       found.alarms.reserveCapacity(run.count)
       found.positions.reserveCapacity(run.count)
       var knownZones: [String] = []
@@ -130,6 +139,7 @@ public struct AlarmFileReader: Sendable {
           found.positions.append(offset + 1)
         }
         found.problems += decoder.problems
+        found.warnings += decoder.warnings
         knownZones = decoder.knownZones
       }
       return found
@@ -138,6 +148,7 @@ public struct AlarmFileReader: Sendable {
       alarms.append(taking: &run.alarms)
       positions.append(taking: &run.positions)
       problems.append(taking: &run.problems)
+      warnings.append(taking: &run.warnings)
     }
     return (alarms, positions)
   }
@@ -249,48 +260,46 @@ private enum Field: Int, CaseIterable {
     }
   }
 
-  /// The field a key names and whether the key is one of the iOS app record's. Most keys
-  /// differ in length, which is quicker to compare than their text: the length leaves a few
-  /// candidates, each compared once.
+  /// Every key a record may give a field under: alarmcal's own, the synonyms, and the iOS app
+  /// record's (`isAppKey`).
+  static let names: [String: (field: Field, isAppKey: Bool)] = [
+    "id": (.id, false), "uuid": (.id, false), "identifier": (.id, false),
+    "creatTime": (.id, true), "time": (.time, false), "alarmTime": (.time, true),
+    "at": (.at, false), "repeat": (.repeats, false), "weekdays": (.repeats, false),
+    "repeatWeekdays": (.repeats, false), "repeatDays": (.repeats, true),
+    "label": (.label, false), "name": (.label, true), "sound": (.sound, false),
+    "snooze": (.snooze, false), "snoozeEnabled": (.snooze, true),
+    "snoozeMinutes": (.snoozeMinutes, false), "enabled": (.enabled, false),
+    "isEnabled": (.enabled, true), "timeZone": (.timeZone, false),
+    "alarmUid": (.alarmUid, false), "acknowledgedAt": (.acknowledgedAt, false),
+    "snoozedUntil": (.snoozedUntil, false),
+  ]
+
+  /// The field a key names and whether the key is one of the iOS app record's.
   static func lookUp(_ key: String) -> (Field, isAppKey: Bool)? {
-    switch key.utf8.count {
-    case 2:
-      if key == "id" { return (.id, false) }
-      if key == "at" { return (.at, false) }
-    case 4:
-      if key == "time" { return (.time, false) }
-      if key == "name" { return (.label, true) }
-      if key == "uuid" { return (.id, false) }
-    case 5:
-      if key == "label" { return (.label, false) }
-      if key == "sound" { return (.sound, false) }
-    case 6:
-      if key == "repeat" { return (.repeats, false) }
-      if key == "snooze" { return (.snooze, false) }
-    case 7:
-      if key == "enabled" { return (.enabled, false) }
-    case 8:
-      if key == "timeZone" { return (.timeZone, false) }
-      if key == "alarmUid" { return (.alarmUid, false) }
-      if key == "weekdays" { return (.repeats, false) }
-    case 9:
-      if key == "alarmTime" { return (.time, true) }
-      if key == "isEnabled" { return (.enabled, true) }
-      if key == "creatTime" { return (.id, true) }
-    case 10:
-      if key == "repeatDays" { return (.repeats, true) }
-      if key == "identifier" { return (.id, false) }
-    case 12:
-      if key == "snoozedUntil" { return (.snoozedUntil, false) }
-    case 13:
-      if key == "snoozeMinutes" { return (.snoozeMinutes, false) }
-      if key == "snoozeEnabled" { return (.snooze, true) }
-    case 14:
-      if key == "acknowledgedAt" { return (.acknowledgedAt, false) }
-      if key == "repeatWeekdays" { return (.repeats, false) }
-    default: break
+    names[key].map { ($0.field, $0.isAppKey) }
+  }
+
+  /// The known key that `key` is one typing slip away from (one letter added, left out,
+  /// changed, or two neighbours swapped), if any: `lable` for `label`.
+  static func nearMiss(_ key: String) -> String? {
+    let typed = Array(key.unicodeScalars)
+    return names.keys.sorted().first { isOneSlip(typed, Array($0.unicodeScalars)) }
+  }
+
+  private static func isOneSlip(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Bool {
+    guard a != b, abs(a.count - b.count) <= 1, min(a.count, b.count) >= 2 else { return false }
+    var start = 0
+    while start < min(a.count, b.count), a[start] == b[start] { start += 1 }
+    var endA = a.count
+    var endB = b.count
+    while endA > start, endB > start, a[endA - 1] == b[endB - 1] {
+      endA -= 1
+      endB -= 1
     }
-    return nil
+    let (left, right) = (endA - start, endB - start)
+    if left + right == 1 || (left == 1 && right == 1) { return true }
+    return left == 2 && right == 2 && a[start] == b[start + 1] && a[start + 1] == b[start]
   }
 }
 
@@ -356,6 +365,8 @@ private struct RecordDecoder {
   let zone: String
   let derivedID: String
   var problems: [AlarmFileProblem]
+  /// What is kept but worth a look (a field one slip away from a known name).
+  var warnings: [AlarmFileProblem] = []
   /// Zone names already found to be IANA zones: a list names a few zones many times.
   var knownZones: [String]
 
@@ -382,9 +393,13 @@ private struct RecordDecoder {
       return nil
     }
     for key in fields.unknownKeys {
-      fail(
-        isAppRecord
-          ? "unknown field \(quoted(key)) in an app alarm record" : "unknown field \(quoted(key))")
+      if let known = Field.nearMiss(key) {
+        warnings.append(
+          reader.problem(
+            index, name,
+            "field \(quoted(key)) is not one alarmcal knows; did you mean \(quoted(known))? It is kept as it is"
+          ))
+      }
     }
     for (key, earlier) in fields.repeated {
       fail(
@@ -405,11 +420,13 @@ private struct RecordDecoder {
     let acknowledgedAt = instant(.acknowledgedAt)
     let snoozedUntil = instant(.snoozedUntil)
     guard problems.count == before, let schedule else { return nil }
-    return Alarm(
+    var alarm = Alarm(
       id: id, schedule: schedule, label: label, sound: sound, snooze: snooze,
       snoozeMinutes: snoozeMinutes, enabled: enabled, timeZone: timeZone,
       alarmUID: alarmUID.flatMap { $0 == AlarmIdentifier.alarmUID(forAlarm: id) ? nil : $0 },
       acknowledgedAt: acknowledgedAt, snoozedUntil: snoozedUntil)
+    alarm.extraFields = fields.members.filter { Field.lookUp($0.key) == nil }
+    return alarm
   }
 
   private mutating func fail(_ message: String) {
@@ -469,6 +486,12 @@ private struct RecordDecoder {
         fail("\(key) \(literal) is not a Date (seconds since 2001-01-01T00:00:00Z)")
         return nil
       }
+      guard Self.plausibleDates.contains(instant) else {
+        fail(
+          "\(key) \(literal) read as a Date (seconds since 2001-01-01T00:00:00Z) is \(instant), outside 2001-01-02 to 2100; \(Self.likelyIntent(literal))"
+        )
+        return nil
+      }
       return rules.local(at: instant).time
     }
     guard let text = value.stringValue else {
@@ -488,8 +511,24 @@ private struct RecordDecoder {
     return nil
   }
 
-  /// Weekdays: names (`mon`, `Mon`, `monday`), Calendar weekday numbers (1 = Sunday ...
-  /// 7 = Saturday), or seven booleans, Sunday first.
+  /// The `Date` numbers an app may have stored for an alarm: 2001-01-02 up to 2100. One
+  /// outside is a different value typed as a number.
+  static let plausibleDates =
+    Instant(secondsSince1970: 978_393_600)..<Instant(secondsSince1970: 4_102_444_800)
+
+  /// What a number that is no plausible `Date` was probably meant to be.
+  static func likelyIntent(_ literal: String) -> String {
+    if let number = Int(literal), (0...2359).contains(number), number % 100 < 60 {
+      let text = String(number)
+      let padded = String(repeating: "0", count: 4 - text.count) + text
+      return
+        "if it is the clock time \(padded.prefix(2)):\(padded.suffix(2)), write it as the string \"\(padded.prefix(2)):\(padded.suffix(2))\""
+    }
+    return "write the time as a string such as \"07:30\""
+  }
+
+  /// Weekdays, under any of the field's names: names (`mon`, `Mon`, `monday`), Calendar
+  /// weekday numbers (1 = Sunday ... 7 = Saturday), or seven booleans, Sunday first.
   private mutating func weekdays() -> Set<Weekday>? {
     guard let value = fields[.repeats], value != .null else { return [] }
     let key = fields.name(.repeats)
@@ -497,7 +536,7 @@ private struct RecordDecoder {
       fail("\(key) must be an array of weekday names, not \(value.typeName)")
       return nil
     }
-    if key == "repeatDays" || (!items.isEmpty && items.allSatisfy { $0.boolValue != nil }) {
+    if items.contains(where: { $0.boolValue != nil }) {
       guard items.count == 7, items.allSatisfy({ $0.boolValue != nil }) else {
         fail("\(key) must be an array of 7 booleans, Sunday first")
         return nil

@@ -120,10 +120,9 @@ public enum AlarmFileWriter {
         bytes.append(literal: days.contains(day) ? "true" : "false")
       }
       bytes.append(literal: "]")
-      if let sound = alarm.sound {
-        bytes.append(literal: ",\n    \"sound\": ")
-        JSONWriter.appendString(sound, to: &bytes)
-      }
+      // The app's decoder needs the key: no sound is the empty name, as the app writes it.
+      bytes.append(literal: ",\n    \"sound\": ")
+      JSONWriter.appendString(alarm.sound ?? "", to: &bytes)
       bytes.append(
         literal: alarm.snooze ? ",\n    \"snoozeEnabled\": true" : ",\n    \"snoozeEnabled\": false"
       )
@@ -131,6 +130,7 @@ public enum AlarmFileWriter {
         literal: alarm.enabled ? ",\n    \"isEnabled\": true" : ",\n    \"isEnabled\": false")
       bytes.append(literal: ",\n    \"creatTime\": ")
       JSONWriter.appendString(alarm.id, to: &bytes)
+      appendExtraFields(alarm, depth: 2, to: &bytes)
       bytes.append(literal: offset == alarms.count - 1 ? "\n  }\n" : "\n  },\n")
     }
     bytes.append(literal: "]\n")
@@ -206,6 +206,21 @@ public enum AlarmFileWriter {
       bytes.append(literal: ",\n      \"snoozedUntil\": ")
       JSONWriter.appendString(snoozed.description, to: &bytes)
     }
+    appendExtraFields(alarm, depth: 3, to: &bytes)
+  }
+
+  /// Appends the record's members that alarmcal does not know, as they came, as members
+  /// `depth` levels deep.
+  private static func appendExtraFields(_ alarm: Alarm, depth: Int, to bytes: inout [UInt8]) {
+    let writer = JSONWriter(style: .pretty)
+    for member in alarm.extraFields {
+      bytes.append(UInt8(ascii: ","))
+      bytes.append(UInt8(ascii: "\n"))
+      bytes += repeatElement(UInt8(ascii: " "), count: 2 * depth)
+      JSONWriter.appendString(member.key, to: &bytes)
+      bytes.append(literal: ": ")
+      writer.write(member.value, depth: depth, to: &bytes)
+    }
   }
 
   /// Appends ``AlarmTextFormats/clockString(_:)``'s `HH:mm` or `HH:mm:ss`.
@@ -255,6 +270,7 @@ public enum AlarmFileWriter {
     if let snoozed = alarm.snoozedUntil {
       members.append(JSONMember("snoozedUntil", .string(snoozed.description)))
     }
+    members += alarm.extraFields
     return .object(members)
   }
 }

@@ -12,6 +12,9 @@ enum AlarmVocabulary {
   /// VEVENT: `ONCE` marks an alarm that rings once at the next occurrence of its time, so the
   /// date of DTSTART came from the export time and is not part of the alarm.
   static let rings = "X-ALARMCAL-RINGS"
+  /// VEVENT, once per field: a member of the app's record that alarmcal does not know, as a
+  /// one-member JSON object (TEXT), so that it comes back on import as it came.
+  static let extraField = "X-ALARMCAL-FIELD"
   /// The value of ``rings`` for a time-of-day alarm without repeat days.
   static let ringsOnce = "ONCE"
   /// VALARM `ACTION` of an enabled alarm: it plays a sound (RFC 5545 §3.8.6.1).

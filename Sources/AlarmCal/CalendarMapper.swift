@@ -275,6 +275,7 @@ struct CalendarMapper {
         .alarmKept("switched off (enabled: false), so it never rings"))
     }
     let summary = item.propertyValue(uppercased: "SUMMARY").map(TextEscaping.unescape) ?? ""
+    let extraFields = extraFields(of: item)
     let ringsOnce =
       item.propertyValue(uppercased: AlarmVocabulary.rings)?.asciiUppercased
       == AlarmVocabulary.ringsOnce
@@ -287,6 +288,7 @@ struct CalendarMapper {
           summary: summary, number: keptCount + 1, uid: id)
       else { continue }
       var alarm = mapped.alarm
+      alarm.extraFields = extraFields
       keptCount += 1
       if item.isCompletedTask { alarm.enabled = false }
       state.apply(to: &alarm, from: valarm)
@@ -327,6 +329,25 @@ struct CalendarMapper {
     for note in ([item] + valarms).flatMap(\.unreadable) {
       lose(item, "a line could not be read (\(note))", outcome)
     }
+  }
+
+  /// The app record's members that an export carried in ``AlarmVocabulary/extraField``
+  /// properties; a loss line for one that is not a one-member JSON object.
+  private mutating func extraFields(of item: ICalComponent) -> [JSONMember] {
+    var members: [JSONMember] = []
+    for property in item.properties(named: AlarmVocabulary.extraField) {
+      let text = TextEscaping.unescape(property.value)
+      guard let parsed = try? JSONParser().parse(text), let object = parsed.objectValue,
+        object.count == 1
+      else {
+        lose(
+          item, "\(AlarmVocabulary.extraField) \(quoted(text)) is not a JSON object of one member",
+          .alarmKept("without it"))
+        continue
+      }
+      members += object
+    }
+    return members
   }
 
   /// Switches off, with a warning, a one-shot alarm whose only ring (`ring`, on the wall clock

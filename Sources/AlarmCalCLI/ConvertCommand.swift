@@ -169,7 +169,9 @@ enum ConvertCommand {
     case .json:
       let reader = AlarmFileReader(fileName: name, defaultTimeZone: options.zone.identifier)
       switch reader.readList(bytes) {
-      case .success(let read): return (read.alarms, read.tasks)
+      case .success(let read):
+        for warning in read.warnings { err.write("warning: \(warning)\n") }
+        return (read.alarms, read.tasks)
       case .failure(let failure):
         for problem in failure.problems { err.write("\(problem)\n") }
         throw Stopped(status: .badData)

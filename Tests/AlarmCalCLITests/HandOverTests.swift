@@ -65,4 +65,39 @@ import Testing
       stdin: back.stdout)
     #expect(list.stdout.isEmpty)
   }
+
+  @Test("app records → .ics → app records: the same keys, unknown fields and values")
+  func appRecordsRoundTrip() throws {
+    let folder = try temporaryFolder()
+    let ics = folder.appendingPathComponent("app.ics").path
+    let now = ["--now", "2026-12-06T12:00:00Z"] + Self.berlin
+    let export = try runBinary(["convert", try fixturePath("app-records.json"), "-o", ics] + now)
+    #expect(export.status == 0, "\(export.stderr)")
+    #expect(export.stderr.isEmpty)
+    let back = try runBinary(["convert", ics, "--to", "json", "--shape", "ios"] + now)
+    #expect(back.status == 0, "\(back.stderr)")
+    let original = try records(
+      Data(contentsOf: URL(fileURLWithPath: try fixturePath("app-records.json"))))
+    let returned = try records(Data(back.stdout.utf8))
+    #expect(returned.count == original.count)
+    for (before, after) in zip(original, returned) {
+      #expect(Set(after.keys) == Set(before.keys))
+      for key in ["name", "snoozeEnabled", "isEnabled", "creatTime", "vibrate", "volume"] {
+        #expect("\(after[key] ?? "-")" == "\(before[key] ?? "-")", "\(key)")
+      }
+    }
+    // Each repeatDays form comes back as the app's seven booleans, Sunday first.
+    #expect(
+      returned.map { ($0["repeatDays"] as? [Bool]) ?? [] } == [
+        [false, true, true, true, true, true, false],
+        [true, false, false, false, false, false, true],
+        [false, true, false, true, false, true, false],
+      ])
+    // No sound is the empty name the app's non-optional String decodes.
+    #expect(returned.map { $0["sound"] as? String } == ["Radar", "", ""])
+  }
+
+  private func records(_ data: Data) throws -> [[String: Any]] {
+    try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+  }
 }

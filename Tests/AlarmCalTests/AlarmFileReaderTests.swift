@@ -150,9 +150,14 @@ import Testing
         #"{"alarms":[{"id":"a","time":"07:00","timeZone":"Mars/Base"}]}"#,
         #"alarms.json: alarm 1: timeZone "Mars/Base" is not a known IANA time zone"#
       ),
+      // A clock time typed as a number is no Foundation Date: named, not read as 00:12:10.
       (
-        #"{"alarms":[{"id":"a","time":"07:00","colour":"red"}]}"#,
-        #"alarms.json: alarm 1: unknown field "colour""#
+        #"{"alarms":[{"id":"a","alarmTime":730}]}"#,
+        #"alarms.json: alarm 1: alarmTime 730 read as a Date (seconds since 2001-01-01T00:00:00Z) is 2001-01-01T00:12:10Z, outside 2001-01-02 to 2100; if it is the clock time 07:30, write it as the string "07:30""#
+      ),
+      (
+        #"{"alarms":[{"id":"a","time":4200000000}]}"#,
+        #"alarms.json: alarm 1: time 4200000000 read as a Date (seconds since 2001-01-01T00:00:00Z) is 2134-02-04T02:40:00Z, outside 2001-01-02 to 2100; write the time as a string such as "07:30""#
       ),
       (
         #"{"alarms":[{"id":" a","time":"07:00"}]}"#,
@@ -180,6 +185,63 @@ import Testing
     ])
   func badFields(json: String, message: String) {
     #expect(problems(json) == [message])
+  }
+
+  @Test("fields alarmcal does not know are kept in order, as they came, with no problem")
+  func unknownFieldsKept() throws {
+    let json =
+      #"[{"alarmTime":"07:30","vibrate":true,"volume":0.8,"creatTime":"c","extra":{"a":[1,null]}}]"#
+    let list = try AlarmFileReader(fileName: "a.json", defaultTimeZone: "UTC")
+      .readList(Array(json.utf8)).get()
+    #expect(list.warnings.isEmpty)
+    #expect(
+      list.alarms.first?.extraFields == [
+        JSONMember("vibrate", .bool(true)), JSONMember("volume", .number("0.8")),
+        JSONMember("extra", .object([JSONMember("a", .array([.number("1"), .null]))])),
+      ])
+  }
+
+  @Test(
+    "a field one typing slip away from a known name is kept with a warning",
+    arguments: [
+      ("lable", "label"), ("snoze", "snooze"), ("alarmTiem", "alarmTime"),
+      ("isEnable", "isEnabled"),
+      ("timezone", "timeZone"),
+    ])
+  func nearMissWarned(typed: String, known: String) throws {
+    let json = #"{"alarms":[{"id":"a","time":"07:00","\#(typed)":"x"}]}"#
+    let list = try AlarmFileReader(fileName: "a.json", defaultTimeZone: "UTC")
+      .readList(Array(json.utf8)).get()
+    #expect(
+      list.warnings.map(\.description) == [
+        "a.json: alarm 1: field \"\(typed)\" is not one alarmcal knows; did you mean \"\(known)\"? It is kept as it is"
+      ])
+    #expect(list.alarms.first?.extraFields == [JSONMember(typed, .string("x"))])
+  }
+
+  @Test("a field far from every known name gets no warning")
+  func farFieldQuiet() throws {
+    let json = #"{"alarms":[{"id":"a","time":"07:00","vibrate":true,"colour":"red"}]}"#
+    let list = try AlarmFileReader(fileName: "a.json", defaultTimeZone: "UTC")
+      .readList(Array(json.utf8)).get()
+    #expect(list.warnings.isEmpty)
+  }
+
+  @Test(
+    "every name of the repeat field takes every form: booleans, numbers, names",
+    arguments: ["repeat", "repeatDays", "weekdays", "repeatWeekdays"])
+  func repeatFormsUnderEveryName(key: String) throws {
+    let forms = [
+      #"[false,true,true,false,false,false,false]"#, #"[2,3]"#, #"["mon","Tue"]"#,
+      #"["monday",3]"#,
+    ]
+    for form in forms {
+      let json = #"{"alarms":[{"id":"a","time":"07:00","\#(key)":\#(form)}]}"#
+      let alarm = try #require(try read(json).get().first, "\(key) \(form)")
+      #expect(
+        alarm.schedule
+          == .time(LocalTime(secondsSinceMidnight: 7 * 3600), repeat: [.monday, .tuesday]))
+    }
   }
 
   @Test("one run reports every problem, not just the first")

@@ -32,7 +32,9 @@ public struct JSONWriter: Sendable {
     return bytes
   }
 
-  private func write(_ value: JSONValue, depth: Int, to bytes: inout [UInt8]) {
+  /// Appends `value` as the value of a member or element `depth` levels deep: its inner lines
+  /// are indented for that depth.
+  func write(_ value: JSONValue, depth: Int, to bytes: inout [UInt8]) {
     switch value {
     case .null: bytes += "null".utf8
     case .bool(let bool): bytes += (bool ? "true" : "false").utf8

@@ -52,6 +52,8 @@ public struct AlarmList: Equatable, Sendable {
   public var alarms: [Alarm]
   /// The tasks, in file order.
   public var tasks: [ToDo]
+  /// What reading kept but the user should look at, in file order.
+  public var warnings: [AlarmFileProblem] = []
 
   /// A list of both.
   public init(alarms: [Alarm], tasks: [ToDo] = []) {

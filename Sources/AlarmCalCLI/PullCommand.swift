@@ -149,8 +149,17 @@ enum PullCommand {
         throw UnreadableResource(message: "\(collection.absoluteString)\(path): \(error)")
       }
     }
+    var joined = CalendarResources.join(calendars)
+    if joined.isEmpty {
+      // An empty collection is an empty calendar, not no calendar at all.
+      joined = [
+        ICalComponent(
+          "VCALENDAR",
+          properties: [ICalProperty("VERSION", "2.0"), ICalProperty("PRODID", "-//alarmcal//EN")])
+      ]
+    }
     var printer = ICalendarPrinter()
-    for calendar in CalendarResources.join(calendars) { printer.write(calendar) }
+    for calendar in joined { printer.write(calendar) }
     return (printer.takeBytes(), pathOfUID)
   }
 

@@ -64,16 +64,22 @@ public struct CollectionScope: Equatable, Sendable {
   public func member(_ href: String) -> URL? {
     guard let url = resolve(href) else { return nil }
     let path = url.path(percentEncoded: true)
-    guard path.hasPrefix(self.path) else { return nil }
-    let name = path.dropFirst(self.path.count)
-    return !name.isEmpty && !name.contains("/") ? url : nil
+    guard !path.hasSuffix("/") else { return nil }
+    let names = Self.segments(path)
+    let own = Self.segments(self.path)
+    return names.count == own.count + 1 && Array(names.prefix(own.count)) == own ? url : nil
   }
 
   /// Whether `url` is the collection itself (with or without its final `/`).
   public func isCollection(_ url: URL) -> Bool {
     guard let resolved = resolve(url.absoluteString) else { return false }
-    let path = resolved.path(percentEncoded: true)
-    return path == self.path || path + "/" == self.path
+    return Self.segments(resolved.path(percentEncoded: true)) == Self.segments(path)
+  }
+
+  /// The percent-decoded segments of a normalised path, compared so because servers encode
+  /// `@` and the like differently from the URL the user gave.
+  private static func segments(_ path: String) -> [String] {
+    path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
   }
 
   /// Whether `url` is on this scope's origin.

@@ -41,6 +41,17 @@ import Testing
     #expect(scope.member(href)?.absoluteString == expected)
   }
 
+  @Test("a member is found whatever the percent-encoding of the collection's path")
+  func encoding() throws {
+    let scope = try #require(
+      URL(string: "http://h/dav/alice%40example.org/cal/").flatMap(CollectionScope.init))
+    #expect(
+      scope.member("/dav/alice@example.org/cal/a.ics")?.absoluteString
+        == "http://h/dav/alice@example.org/cal/a.ics")
+    #expect(scope.member("/dav/alice@example.org/other/a.ics") == nil)
+    #expect(scope.isCollection(try #require(URL(string: "http://h/dav/alice@example.org/cal"))))
+  }
+
   @Test("discovery hrefs on the same origin resolve anywhere on it")
   func resolve() throws {
     let scope = try #require(Self.scope)

@@ -71,7 +71,8 @@ enum CalendarsCommand {
       }
       return .success
     } catch {
-      if case .badResponse(_, let reason) = error, reason.hasSuffix(CalDAVSession.otherHostRefusal)
+      if !allowingOtherHosts, case .badResponse(_, let reason) = error,
+        reason.hasSuffix(CalDAVSession.otherHostRefusal)
       {
         context.standardError.write(
           "alarmcal: error: \(error.description) (--allow-other-host follows it)\n")

@@ -43,7 +43,7 @@ let package = Package(
       name: "CalDAVTestServers",
       dependencies: ["CalDAV"],
       path: "Tests/CalDAVTestServers",
-      exclude: ["hostile_server.py"]
+      exclude: ["hostile_server.py", "scripted_server.py"]
     ),
     .testTarget(
       name: "CalDAVTests",

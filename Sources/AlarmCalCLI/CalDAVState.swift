@@ -1,3 +1,4 @@
+import CalDAV
 import Foundation
 
 /// What push and pull remember of a calendar collection for one local file, kept next to it in
@@ -9,7 +10,8 @@ struct CalDAVState: Codable, Equatable {
   struct Resource: Codable, Equatable {
     /// The UID of its components.
     var uid: String
-    /// Its ETag when last written or read.
+    /// Its ETag when last written or read; empty (or unusable) when the server gave none, so
+    /// it counts as changed on the server: never overwritten, never deleted.
     var etag: String
     /// FNV-1a 64 of the text alarmcal would send for it (so an unchanged one is not sent).
     var digest: String
@@ -17,6 +19,10 @@ struct CalDAVState: Codable, Equatable {
     var marked: Bool
     /// Its text as the server gave it (pull only: an incremental pull rebuilds the file from it).
     var data: String?
+    /// The list (`--list`) whose push created, wrote or adopted it; nil when it was only
+    /// pulled, and in state files older than this field. Only a resource of this list with
+    /// its ETag unchanged on the server may go with `--delete-missing`.
+    var list: String? = nil
   }
 
   /// What is known of one collection.
@@ -38,13 +44,59 @@ struct CalDAVState: Codable, Equatable {
     ).path
   }
 
-  /// The state stored for `file`, or an empty one (also when unreadable: then everything is
-  /// treated as never seen, and conflicts, not overwrites, follow).
-  static func load(for file: String) -> CalDAVState {
-    guard let data = FileManager.default.contents(atPath: path(for: file)),
-      let state = try? JSONDecoder().decode(CalDAVState.self, from: data)
-    else { return CalDAVState() }
-    return state
+  /// Why a state file cannot be used.
+  struct LoadError: Error {
+    let message: String
+  }
+
+  /// The state stored for `file`; an empty one when there is no state file. A file that is
+  /// not the JSON alarmcal writes is an error: read as empty, it would make resources seen
+  /// before look new.
+  static func load(for file: String) throws(LoadError) -> CalDAVState {
+    let path = path(for: file)
+    guard FileManager.default.fileExists(atPath: path) else { return CalDAVState() }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw LoadError(message: "\(path): cannot read this state file")
+    }
+    do {
+      return try JSONDecoder().decode(CalDAVState.self, from: data)
+    } catch DecodingError.dataCorrupted {
+      throw LoadError(
+        message: "\(path): not JSON, so no state alarmcal wrote; move it away to start afresh")
+    } catch {
+      throw LoadError(
+        message:
+          "\(path): not the state alarmcal writes (\(Self.location(of: error))); move it away to start afresh"
+      )
+    }
+  }
+
+  /// The state of `collection` in this file; an error naming the first resource it records
+  /// outside the collection (an href from a hostile answer, or an edited file): push would
+  /// send credentials and writes there.
+  func collection(_ collection: URL, file: String) throws(LoadError) -> Collection {
+    let known = collections[collection.absoluteString] ?? Collection()
+    let scope = CollectionScope(collection)
+    for key in known.resources.keys.sorted() where scope?.member(key) == nil {
+      throw LoadError(
+        message:
+          "\(Self.path(for: file)): resource \(key) is not inside \(collection.absoluteString); nothing sent"
+      )
+    }
+    return known
+  }
+
+  /// Where a decoding error was found, as a JSON path.
+  private static func location(of error: any Error) -> String {
+    let path: [any CodingKey]
+    switch error as? DecodingError {
+    case .keyNotFound(let key, let context): path = context.codingPath + [key]
+    case .typeMismatch(_, let context), .valueNotFound(_, let context):
+      path = context.codingPath
+    default: return "unexpected content"
+    }
+    let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    return "at \(text.isEmpty ? "the top" : text)"
   }
 
   /// Writes the state for `file` atomically.

@@ -4,7 +4,7 @@ import Foundation
 /// `alarmcal calendars`: the calendars a CalDAV server offers (discovery).
 enum CalendarsCommand {
   static let usage =
-    "Usage: alarmcal calendars --url SERVER_OR_PRINCIPAL_URL [--user NAME] [--password-file FILE]"
+    "Usage: alarmcal calendars --url SERVER_OR_PRINCIPAL_URL [--user NAME] [--password-file FILE] [--allow-other-host]"
 
   static let helpText = """
     \(usage)
@@ -17,41 +17,49 @@ enum CalendarsCommand {
     Options:
       --url URL          A server (https://host/), a principal, a calendar home or a calendar.
     \(CalDAVConnection.optionHelp)
+      --allow-other-host Follow a principal or calendar home on another host or port than
+                         --url (iCloud names one), sending the credentials there too; never
+                         from https to http. Without it such an answer is refused.
       -h, --help         Show this help.
 
     Exit status: 0 done, 64 usage error, 69 server unreachable (or 5xx, 404, TLS failure),
-    76 unusable answer, 77 credentials or access refused (401, 403).
+    76 unusable answer (another host named without --allow-other-host), 77 credentials or
+    access refused (401, 403).
 
     """
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
     let outcome = CommandFront.parse(
       arguments, command: "calendars", usage: usage, help: helpText,
-      valued: CalDAVConnection.valuedOptions, flags: [], context: context
+      valued: CalDAVConnection.valuedOptions, flags: ["allow-other-host"], context: context
     ) { (parsed) throws(UsageError) in try parseOptions(parsed) }
     switch outcome {
     case .exit(let status): return status
-    case .run(let connection): return list(connection, context: context)
+    case .run(let (connection, otherHosts)):
+      return list(connection, allowingOtherHosts: otherHosts, context: context)
     }
   }
 
   private static func parseOptions(_ parsed: ParsedArguments) throws(UsageError)
-    -> CalDAVConnection
+    -> (CalDAVConnection, Bool)
   {
     guard parsed.positionals.isEmpty else {
       throw UsageError("unexpected argument '\(parsed.positionals[0])'")
     }
-    return try CalDAVConnection(parsed)
+    return (try CalDAVConnection(parsed), parsed.flags.contains("allow-other-host"))
   }
 
-  private static func list(_ connection: CalDAVConnection, context: ToolContext) -> ExitCode {
+  private static func list(
+    _ connection: CalDAVConnection, allowingOtherHosts: Bool, context: ToolContext
+  ) -> ExitCode {
     let session: CalDAVSession
     switch connection.session(context: context) {
     case .success(let opened): session = opened
     case .failure(let stop): return stop.status
     }
     do {
-      let calendars = try session.calendars(from: connection.url)
+      let calendars = try session.calendars(
+        from: connection.url, allowingOtherHosts: allowingOtherHosts)
       for calendar in calendars {
         let components =
           calendar.components.isEmpty ? "-" : calendar.components.joined(separator: ",")
@@ -63,6 +71,13 @@ enum CalendarsCommand {
       }
       return .success
     } catch {
+      if !allowingOtherHosts, case .badResponse(_, let reason) = error,
+        reason.hasSuffix(CalDAVSession.otherHostRefusal)
+      {
+        context.standardError.write(
+          "alarmcal: error: \(error.description) (--allow-other-host follows it)\n")
+        return CalDAVConnection.exitCode(for: error)
+      }
       return CalDAVConnection.report(error, context: context)
     }
   }

@@ -25,9 +25,9 @@ enum PullCommand {
       -h, --help         Show this help.
 
     Prints "pulled: N resources (full read)" or "pulled: N changed, N removed (sync-collection)".
-    Exit status: 0 done, 64 usage error, 65 unusable calendar data, 69 server unreachable
-    (or 5xx, 404, TLS failure), 74 write error, 76 unusable answer, 77 credentials or access
-    refused (401, 403).
+    Exit status: 0 done, 64 usage error, 65 unusable calendar data or state file, 69 server
+    unreachable (or 5xx, 404, TLS failure), 74 write error, 76 unusable answer (an href
+    outside the collection too), 77 credentials or access refused (401, 403).
 
     """
 
@@ -60,14 +60,21 @@ enum PullCommand {
 
   private static func pull(_ options: Options, context: ToolContext) -> ExitCode {
     let err = context.standardError
+    let collection = options.connection.collectionURL
+    var state: CalDAVState
+    var known: CalDAVState.Collection
+    do {
+      state = try CalDAVState.load(for: options.output)
+      known = try state.collection(collection, file: options.output)
+    } catch {
+      err.write("alarmcal: error: \(error.message)\n")
+      return .badData
+    }
     let session: CalDAVSession
     switch options.connection.session(context: context) {
     case .success(let opened): session = opened
     case .failure(let stop): return stop.status
     }
-    let collection = options.connection.collectionURL
-    var state = CalDAVState.load(for: options.output)
-    var known = state.collections[collection.absoluteString] ?? CalDAVState.Collection()
     let summary: String
     do {
       if let token = known.syncToken, known.resources.values.allSatisfy({ $0.data != nil }),
@@ -76,7 +83,7 @@ enum PullCommand {
         let fetched = try session.calendarObjects(
           at: changes.changed.map(\.url), in: collection)
         for url in changes.removed { known.resources[url.path(percentEncoded: true)] = nil }
-        for object in fetched { remember(object, in: &known) }
+        for object in fetched { remember(object, in: &known, before: known) }
         known.syncToken = changes.token
         summary =
           "pulled: \(fetched.count) changed, \(changes.removed.count) removed (sync-collection)\n"
@@ -84,8 +91,9 @@ enum PullCommand {
         // The token first: a change made during the read is then fetched again next time.
         let token = try session.syncToken(of: collection)
         let objects = try session.calendarObjects(in: collection)
+        let before = known
         known = CalDAVState.Collection(syncToken: token)
-        for object in objects { remember(object, in: &known) }
+        for object in objects { remember(object, in: &known, before: before) }
         summary = "pulled: \(objects.count) resources (full read)\n"
       }
     } catch {
@@ -149,15 +157,31 @@ enum PullCommand {
         throw UnreadableResource(message: "\(collection.absoluteString)\(path): \(error)")
       }
     }
+    var joined = CalendarResources.join(calendars)
+    if joined.isEmpty {
+      // An empty collection is an empty calendar, not no calendar at all.
+      joined = [
+        ICalComponent(
+          "VCALENDAR",
+          properties: [ICalProperty("VERSION", "2.0"), ICalProperty("PRODID", "-//alarmcal//EN")])
+      ]
+    }
     var printer = ICalendarPrinter()
-    for calendar in CalendarResources.join(calendars) { printer.write(calendar) }
+    for calendar in joined { printer.write(calendar) }
     return (printer.takeBytes(), pathOfUID)
   }
 
-  private static func remember(_ object: CalendarObject, in known: inout CalDAVState.Collection) {
+  /// Records `object` as read; it stays this list's (`list`) only when the server still has
+  /// the ETag that was recorded.
+  private static func remember(
+    _ object: CalendarObject, in known: inout CalDAVState.Collection,
+    before: CalDAVState.Collection
+  ) {
     let path = object.url.path(percentEncoded: true)
-    let uid = known.resources[path]?.uid ?? ""
+    let old = before.resources[path]
+    let unchanged = old.map { EntityTag.usable($0.etag) != nil && $0.etag == object.etag } == true
     known.resources[path] = CalDAVState.Resource(
-      uid: uid, etag: object.etag, digest: "", marked: false, data: object.data)
+      uid: old?.uid ?? "", etag: object.etag, digest: "", marked: false, data: object.data,
+      list: unchanged ? old?.list : nil)
   }
 }

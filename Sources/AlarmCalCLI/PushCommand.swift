@@ -16,8 +16,9 @@ enum PushCommand {
     and the VTIMEZONEs it names) becomes one resource, <UID>.ics. A new one is sent with
     If-None-Match: *, a changed one with If-Match: <ETag>, an unchanged one not at all. One that
     changed on the server since alarmcal last wrote or pulled it is a conflict: reported by
-    name, never overwritten. What was sent is remembered in .FILE.caldav.json next to the
-    first FILE.
+    name, never overwritten; so is one whose ETag the server never gave. What was sent is
+    remembered in .FILE.caldav.json next to the first FILE; a state file that cannot be read,
+    or names a resource outside the calendar, stops the push before anything is sent.
 
     Arguments:
       FILE               An .ics file, or an alarm list (JSON) pushed as 'convert' would
@@ -29,14 +30,17 @@ enum PushCommand {
       --list NAME        The list these alarms belong to (default: the first FILE's name
                          without extension). Each component alarmcal creates carries
                          X-ALARMCAL-LIST:NAME.
-      --delete-missing   Also delete the resources marked X-ALARMCAL-LIST:NAME that are no
-                         longer in FILE...; nothing else in the calendar is touched.
+      --delete-missing   Also delete the resources this list created, wrote or adopted here
+                         (as the state file records) that are no longer in FILE... and
+                         unchanged on the server since; nothing else is touched. The
+                         X-ALARMCAL-LIST mark alone grants nothing.
       --now ISO          The moment a JSON list is exported for (default: now).
       --tz ZONE          IANA zone for JSON alarms that name none (default: the system zone).
       -h, --help         Show this help.
 
     Prints "pushed: N new, N changed, N unchanged, N deleted, N conflicts".
-    Exit status: 0 done, 1 conflicts (the rest was pushed), 64 usage error, 65 unusable input,
+    Exit status: 0 done, 1 conflicts (the rest was pushed), 64 usage error, 65 unusable input
+    or state file,
     66 missing input, 69 server unreachable (or 5xx, 404, TLS failure; what was pushed before
     is remembered), 73 server full (507), 74 the state file could not be written,
     76 unusable answer, 77 credentials or access refused (401, 403).
@@ -119,27 +123,35 @@ enum PushCommand {
       err.write("alarmcal: error: \(error.description)\n")
       return .badData
     }
+    let collection = options.connection.collectionURL
+    let stateFile = options.files[0]
+    var state: CalDAVState
+    var known: CalDAVState.Collection
+    do {
+      state = try CalDAVState.load(for: stateFile)
+      known = try state.collection(collection, file: stateFile)
+    } catch {
+      err.write("alarmcal: error: \(error.message)\n")
+      return .badData
+    }
     let session: CalDAVSession
     switch options.connection.session(context: context) {
     case .success(let opened): session = opened
     case .failure(let stop): return stop.status
     }
-    let collection = options.connection.collectionURL
-    let stateFile = options.files[0]
-    var state = CalDAVState.load(for: stateFile)
-    var known = state.collections[collection.absoluteString] ?? CalDAVState.Collection()
     var tally = Tally()
     var failure: DAVError?
     let paths = hrefs(for: resources, in: collection, known: known)
     do {
-      try send(
+      let onServer = try send(
         resources, at: paths, to: collection, list: options.list, known: &known, tally: &tally,
         session: session, context: context)
       if options.deleteMissing {
-        let kept = Set(paths.compactMap { URL(string: $0, relativeTo: collection)?.path })
+        let scope = CollectionScope(collection)
+        let kept = Set(paths.compactMap { scope?.member($0)?.path })
         try deleteMissing(
-          in: collection, keeping: kept, list: options.list, known: &known, tally: &tally,
-          session: session, context: context)
+          in: collection, keeping: kept, onServer: onServer, list: options.list, known: &known,
+          tally: &tally, session: session, context: context)
       }
     } catch {
       failure = error
@@ -160,32 +172,44 @@ enum PushCommand {
     return tally.conflicts.isEmpty ? .success : .problemsFound
   }
 
-  /// PUTs every resource that is new or changed.
+  /// PUTs every resource that is new or changed; gives the ETag of each member on the server
+  /// before (empty when unknown) by percent-decoded path.
   private static func send(
     _ resources: [CalendarResource], at paths: [String], to collection: URL, list: String,
     known: inout CalDAVState.Collection, tally: inout Tally, session: CalDAVSession,
     context: ToolContext
-  ) throws(DAVError) {
+  ) throws(DAVError) -> [String: String] {
     var onServer: [String: String] = [:]
     for member in try session.members(of: collection) {
       onServer[member.url.path] = member.etag
     }
+    let scope = CollectionScope(collection)
     for (resource, path) in zip(resources, paths) {
-      guard let url = URL(string: path, relativeTo: collection)?.absoluteURL else { continue }
+      // The state's paths were checked when it was read; the others are `<UID>.ics`.
+      guard let url = scope?.member(path) else { continue }
       let entry = known.resources[path]
       let mark = entry?.marked ?? true
       let body = (mark ? marked(resource, list: list) : resource).bytes
       let digest = CalDAVState.digest(body)
       let serverETag = onServer[url.path]
-      if let entry, entry.digest == digest, serverETag != nil {
+      if let entry, entry.digest == digest, let serverETag {
         tally.unchanged += 1
+        // Adopted: this list holds it as the server does.
+        if EntityTag.usable(entry.etag) == serverETag { known.resources[path]?.list = list }
         continue
       }
       let replacing: String?
       if serverETag == nil {
         replacing = nil
       } else if let entry {
-        replacing = entry.etag
+        guard let etag = EntityTag.usable(entry.etag) else {
+          conflict(
+            resource.uid, url,
+            "its ETag was never given, so a change on the server cannot be ruled out; not overwritten",
+            &tally, context)
+          continue
+        }
+        replacing = etag
       } else {
         conflict(
           resource.uid, url, "exists on the server but was not pushed or pulled here", &tally,
@@ -199,46 +223,44 @@ enum PushCommand {
           context)
       case .done(let etag):
         if replacing == nil { tally.new += 1 } else { tally.changed += 1 }
+        // No ETag even when asked again: recorded as unknown, so the next change is a conflict.
         known.resources[path] = CalDAVState.Resource(
-          uid: resource.uid, etag: etag ?? "", digest: digest, marked: mark, data: nil)
+          uid: resource.uid, etag: etag ?? "", digest: digest, marked: mark, data: nil,
+          list: list)
       }
     }
+    return onServer
   }
 
-  /// Deletes the resources marked as this list's that the files no longer hold.
+  /// Deletes the resources this list created, wrote or adopted that the files no longer hold,
+  /// each only while its ETag on the server is the one recorded (and then with `If-Match`).
   private static func deleteMissing(
-    in collection: URL, keeping kept: Set<String>, list: String,
+    in collection: URL, keeping kept: Set<String>, onServer: [String: String], list: String,
     known: inout CalDAVState.Collection, tally: inout Tally, session: CalDAVSession,
     context: ToolContext
   ) throws(DAVError) {
-    // Paths compared percent-decoded: servers encode `@` and the like differently.
-    let candidates = try session.members(of: collection).filter { !kept.contains($0.url.path) }
-    guard !candidates.isEmpty else { return }
-    for object in try session.calendarObjects(at: candidates.map(\.url), in: collection) {
-      guard let data = object.data, isOwned(data, by: list) else { continue }
-      let path = object.url.path(percentEncoded: true)
-      let decoded = object.url.path
-      switch try session.delete(object.url, etag: object.etag) {
+    let scope = CollectionScope(collection)
+    for (path, entry) in known.resources.sorted(by: { $0.key < $1.key }) where entry.list == list {
+      // Paths compared percent-decoded: servers encode `@` and the like differently.
+      guard let url = scope?.member(path), !kept.contains(url.path) else { continue }
+      guard let current = onServer[url.path] else {
+        known.resources[path] = nil  // already gone
+        continue
+      }
+      guard let recorded = EntityTag.usable(entry.etag), recorded == current else {
+        conflict(
+          entry.uid, url, "changed on the server since this list wrote it (or no ETag); kept",
+          &tally, context)
+        continue
+      }
+      switch try session.delete(url, etag: recorded) {
       case .conflict:
-        conflict(path, object.url, "changed on the server while deleting; kept", &tally, context)
+        conflict(entry.uid, url, "changed on the server while deleting; kept", &tally, context)
       case .done:
         tally.deleted += 1
-        for key in known.resources.keys
-        where URL(string: key, relativeTo: collection)?.path == decoded {
-          known.resources[key] = nil
-        }
+        known.resources[path] = nil
       }
     }
-  }
-
-  /// Whether every VEVENT/VTODO/VJOURNAL of the text carries `X-ALARMCAL-LIST:list`.
-  static func isOwned(_ data: String, by list: String) -> Bool {
-    guard let calendars = try? ICalendarReader.read(Array(crlf(data).utf8)) else { return false }
-    let members = calendars.flatMap(\.components).filter {
-      CalendarResources.objectKinds.contains($0.name)
-    }
-    return !members.isEmpty
-      && members.allSatisfy { $0.propertyValue(uppercased: listMark) == list }
   }
 
   /// The resource with `X-ALARMCAL-LIST:list` on each component that has no mark yet.

@@ -5,7 +5,7 @@ import Foundation
 public struct CalendarObject: Equatable, Sendable {
   /// The resource's URL.
   public var url: URL
-  /// Its strong ETag, quotes included.
+  /// Its ETag, quotes included; empty when the server gave none usable (see ``EntityTag``).
   public var etag: String
   /// Its iCalendar text (line ends as XML delivered them: LF), when fetched.
   public var data: String?
@@ -30,9 +30,10 @@ public struct SyncChanges: Equatable, Sendable {
 
 /// How a conditional PUT or DELETE ended.
 public enum WriteOutcome: Equatable, Sendable {
-  /// Done; the new ETag when the server sent one.
+  /// Done; the new ETag when the server gave a usable one.
   case done(etag: String?)
-  /// 412: the resource changed (or appeared) on the server; nothing was written.
+  /// 412: the resource changed (or appeared) on the server; nothing was written. Also what a
+  /// write with an unusable ETag ends as, without a request.
   case conflict
 }
 
@@ -56,16 +57,21 @@ public struct CalDAVSession: Sendable {
         body: DAVBodies.propfind(properties)))
   }
 
-  /// The members of a calendar collection with their ETags (PROPFIND Depth 1).
+  /// The members of a calendar collection with their ETags (PROPFIND Depth 1). Throws
+  /// ``DAVError/badResponse(url:reason:)`` for a member href outside the collection.
   public func members(of collection: URL) throws(DAVError) -> [CalendarObject] {
+    let scope = try Self.scope(of: collection)
     let status = try propfind(collection, depth: 1, properties: ["D:getetag", "D:resourcetype"])
-    return status.entries.compactMap { entry in
-      guard entry.status == nil, let etag = entry[.dav("getetag")]?.text, !etag.isEmpty,
-        let url = resolve(entry.href, against: collection), !sameResource(url, collection),
-        entry[.dav("resourcetype")]?.contains(.dav("collection")) != true
-      else { return nil }
-      return CalendarObject(url: url, etag: etag)
+    var result: [CalendarObject] = []
+    for entry in status.entries where entry.status == nil {
+      guard entry[.dav("resourcetype")]?.contains(.dav("collection")) != true,
+        !Self.names(entry.href, collectionOf: scope)
+      else { continue }
+      let url = try Self.member(entry.href, of: scope, in: collection)
+      result.append(
+        CalendarObject(url: url, etag: EntityTag.usable(entry[.dav("getetag")]?.text) ?? ""))
     }
+    return result
   }
 
   /// Every calendar object in the collection with its data (calendar-query, RFC 4791 §7.8).
@@ -75,7 +81,7 @@ public struct CalDAVSession: Sendable {
         method: "REPORT", url: collection,
         headers: ["Depth": "1", "Content-Type": "application/xml; charset=utf-8"],
         body: DAVBodies.calendarQuery))
-    return objects(in: status, collection: collection)
+    return try objects(in: status, collection: collection)
   }
 
   /// The objects at `urls` with their data (calendar-multiget, RFC 4791 §7.9); missing ones are
@@ -93,7 +99,7 @@ public struct CalDAVSession: Sendable {
           method: "REPORT", url: collection,
           headers: ["Depth": "1", "Content-Type": "application/xml; charset=utf-8"],
           body: DAVBodies.multiget(batch.map { $0.path(percentEncoded: true) })))
-      result += objects(in: status, collection: collection)
+      result += try objects(in: status, collection: collection)
     }
     return result
   }
@@ -122,13 +128,14 @@ public struct CalDAVSession: Sendable {
     guard let newToken = status.syncToken else {
       throw .badResponse(url: collection.absoluteString, reason: "no sync-token in the answer")
     }
+    let scope = try Self.scope(of: collection)
     var changes = SyncChanges(changed: [], removed: [], token: newToken)
-    for entry in status.entries {
-      guard let url = resolve(entry.href, against: collection), !sameResource(url, collection)
-      else { continue }
+    for entry in status.entries where !Self.names(entry.href, collectionOf: scope) {
+      let url = try Self.member(entry.href, of: scope, in: collection)
       if let code = entry.status, code == 404 {
         changes.removed.append(url)
-      } else if let etag = entry[.dav("getetag")]?.text, !etag.isEmpty {
+      } else if entry.status == nil {
+        let etag = EntityTag.usable(entry[.dav("getetag")]?.text) ?? ""
         changes.changed.append(CalendarObject(url: url, etag: etag))
       }
     }
@@ -136,31 +143,53 @@ public struct CalDAVSession: Sendable {
   }
 
   /// PUT `body` at `url`: new (`If-None-Match: *`) when `etag` is nil, else only over that
-  /// ETag (`If-Match`). A 412 is a ``WriteOutcome/conflict``.
+  /// ETag (`If-Match`). A 412 is a ``WriteOutcome/conflict``, and so is an `etag` that is not
+  /// a usable entity-tag (nothing is sent). When the answer holds no usable ETag, the
+  /// resource's current one is asked for (RFC 4791 §5.3.4); nil when that gives none either
+  /// (or fails).
   public func put(_ body: [UInt8], at url: URL, replacing etag: String?) throws(DAVError)
     -> WriteOutcome
   {
     var headers = ["Content-Type": "text/calendar; charset=utf-8"]
-    if let etag { headers["If-Match"] = etag } else { headers["If-None-Match"] = "*" }
+    if let etag {
+      guard let usable = EntityTag.usable(etag) else { return .conflict }
+      headers["If-Match"] = usable
+    } else {
+      headers["If-None-Match"] = "*"
+    }
     let response = try client.send(
       HTTPRequest(method: "PUT", url: url, headers: headers, body: body))
     if response.status == 412 { return .conflict }
     guard (200..<300).contains(response.status) else {
       throw DAVError.from(status: response.status, url: url)
     }
-    return .done(etag: response.etag)
+    if let etag = EntityTag.usable(response.etag) { return .done(etag: etag) }
+    // The write is done whatever this answer: without it the ETag is unknown, which is safe.
+    return .done(etag: (try? currentETag(of: url)) ?? nil)
   }
 
   /// DELETE `url` only if its ETag is still `etag`; a 412 is a ``WriteOutcome/conflict``, a
-  /// 404 counts as done.
+  /// 404 counts as done. An `etag` that is not a usable entity-tag is a conflict: no DELETE
+  /// goes out without `If-Match`.
   public func delete(_ url: URL, etag: String) throws(DAVError) -> WriteOutcome {
+    guard let usable = EntityTag.usable(etag) else { return .conflict }
     let response = try client.send(
-      HTTPRequest(method: "DELETE", url: url, headers: ["If-Match": etag]))
+      HTTPRequest(method: "DELETE", url: url, headers: ["If-Match": usable]))
     if response.status == 412 { return .conflict }
     guard (200..<300).contains(response.status) || response.status == 404 else {
       throw DAVError.from(status: response.status, url: url)
     }
     return .done(etag: nil)
+  }
+
+  /// The resource's ETag now (PROPFIND Depth 0), when the server gives a usable one.
+  public func currentETag(of url: URL) throws(DAVError) -> String? {
+    let status = try propfind(url, depth: 0, properties: ["D:getetag"])
+    let scope = CollectionScope(url)
+    let entry = status.entries.first { entry in
+      scope?.resolve(entry.href).map { sameResource($0, url) } == true
+    }
+    return EntityTag.usable(entry?[.dav("getetag")]?.text)
   }
 
   // MARK: - Helpers
@@ -183,27 +212,51 @@ public struct CalDAVSession: Sendable {
     }
     // Xandikos answers a PROPFIND on a missing collection with 207 and one inner 404.
     if status.entries.count == 1, let only = status.entries.first, only.status == 404,
-      let url = resolve(only.href, against: request.url), sameResource(url, request.url)
+      let url = CollectionScope(request.url)?.resolve(only.href), sameResource(url, request.url)
     {
       throw .notFound(url: request.url.absoluteString)
     }
     return status
   }
 
-  private func objects(in status: Multistatus, collection: URL) -> [CalendarObject] {
-    status.entries.compactMap { entry in
-      guard entry.status == nil, let url = resolve(entry.href, against: collection),
-        let etag = entry[.dav("getetag")]?.text, let data = entry[.caldav("calendar-data")]?.text,
-        !data.isEmpty
-      else { return nil }
-      return CalendarObject(url: url, etag: etag, data: data)
+  private func objects(in status: Multistatus, collection: URL) throws(DAVError)
+    -> [CalendarObject]
+  {
+    let scope = try Self.scope(of: collection)
+    var result: [CalendarObject] = []
+    for entry in status.entries where entry.status == nil {
+      guard let data = entry[.caldav("calendar-data")]?.text, !data.isEmpty else { continue }
+      let url = try Self.member(entry.href, of: scope, in: collection)
+      let etag = EntityTag.usable(entry[.dav("getetag")]?.text) ?? ""
+      result.append(CalendarObject(url: url, etag: etag, data: data))
     }
+    return result
   }
-}
 
-/// An href (a path or an absolute URL) as an absolute URL on `base`'s server.
-func resolve(_ href: String, against base: URL) -> URL? {
-  URL(string: href, relativeTo: base)?.absoluteURL
+  /// The scope of a collection URL the caller gave.
+  static func scope(of collection: URL) throws(DAVError) -> CollectionScope {
+    guard let scope = CollectionScope(collection) else {
+      throw .badResponse(url: collection.absoluteString, reason: "not a usable collection URL")
+    }
+    return scope
+  }
+
+  /// Whether `href` names the collection itself.
+  static func names(_ href: String, collectionOf scope: CollectionScope) -> Bool {
+    scope.resolve(href).map { scope.isCollection($0) } == true
+  }
+
+  /// The member `href` names; refused (nothing is sent there) when it is outside.
+  static func member(_ href: String, of scope: CollectionScope, in collection: URL)
+    throws(DAVError) -> URL
+  {
+    guard let url = scope.member(href) else {
+      throw .badResponse(
+        url: collection.absoluteString,
+        reason: "href \(href) is outside the collection; nothing sent there")
+    }
+    return url
+  }
 }
 
 /// Whether two URLs name the same resource, whatever the trailing slash and percent-encoding.

@@ -13,10 +13,31 @@ public struct CalendarInfo: Equatable, Sendable {
 }
 
 extension CalDAVSession {
+  /// The end of the reason a discovery step to another host is refused with.
+  public static let otherHostRefusal = "is on another host; not followed"
+
   /// The calendars reachable from `url`: a server root, a principal, a calendar home or a
   /// calendar itself. Follows RFC 6764 §5 (`/.well-known/caldav`) when `url` has no path,
-  /// then RFC 5397 `current-user-principal` and RFC 4791 §6.2.1 `calendar-home-set`.
-  public func calendars(from url: URL) throws(DAVError) -> [CalendarInfo] {
+  /// then RFC 5397 `current-user-principal` and RFC 4791 §6.2.1 `calendar-home-set`. A
+  /// principal or home on another scheme, host or port than `url` is refused
+  /// (``DAVError/badResponse(url:reason:)``, nothing sent there) unless `allowingOtherHosts`
+  /// (iCloud names other hosts); never one over http from https.
+  public func calendars(from url: URL, allowingOtherHosts: Bool = false) throws(DAVError)
+    -> [CalendarInfo]
+  {
+    let scope = try Self.scope(of: url)
+    let follow = { (href: String, name: String, base: URL) throws(DAVError) -> URL in
+      if scope.sameOrigin(base), let inside = scope.resolve(href) { return inside }
+      guard allowingOtherHosts, let target = URL(string: href, relativeTo: base)?.absoluteURL,
+        let scheme = target.scheme?.lowercased(), scheme == "https" || scheme == "http",
+        scheme == "https" || url.scheme?.lowercased() == "http", target.host != nil,
+        target.user == nil, target.password == nil
+      else {
+        throw .badResponse(
+          url: base.absoluteString, reason: "\(name) \(href) \(Self.otherHostRefusal)")
+      }
+      return target
+    }
     var start = url
     if url.path.isEmpty || url.path == "/",
       let wellKnown = URL(string: "/.well-known/caldav", relativeTo: url)?.absoluteURL
@@ -31,13 +52,15 @@ extension CalDAVSession {
       return try listCalendars(in: url, depth: 0)
     }
     var homes = answered?[.caldav("calendar-home-set")]?.hrefs ?? []
-    if homes.isEmpty, let principalHref = answered?[.dav("current-user-principal")]?.hrefs.first,
-      let principal = resolve(principalHref, against: start)
-    {
+    var homeBase = start
+    if homes.isEmpty, let principalHref = answered?[.dav("current-user-principal")]?.hrefs.first {
+      let principal = try follow(principalHref, "current-user-principal", start)
       let status = try propfind(principal, depth: 0, properties: ["C:calendar-home-set"])
       homes = status.entries.first?[.caldav("calendar-home-set")]?.hrefs ?? []
+      homeBase = principal
     }
-    let homeURLs = homes.compactMap { resolve($0, against: start) }
+    var homeURLs: [URL] = []
+    for home in homes { homeURLs.append(try follow(home, "calendar-home-set", homeBase)) }
     // No principal or home named: take the URL itself as a home.
     var result: [CalendarInfo] = []
     for home in homeURLs.isEmpty ? [url] : homeURLs {
@@ -54,7 +77,7 @@ extension CalDAVSession {
       ])
     return status.entries.compactMap { entry in
       guard entry.status == nil, entry[.dav("resourcetype")]?.contains(.caldav("calendar")) == true,
-        let url = resolve(entry.href, against: home)
+        let url = URL(string: entry.href, relativeTo: home)?.absoluteURL
       else { return nil }
       let components =
         entry[.caldav("supported-calendar-component-set")]?.children

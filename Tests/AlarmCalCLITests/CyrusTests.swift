@@ -64,6 +64,90 @@ struct CyrusTests {
     #expect(try Self.firings(pulled) == original)
   }
 
+  /// A calendar of one VEVENT with `properties` and an AUDIO alarm at its start.
+  static func event(uid: String, _ properties: [String]) -> [UInt8] {
+    let lines =
+      [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//alarmcal tests//cyrus//EN", "BEGIN:VEVENT",
+        "UID:\(uid)", "DTSTAMP:20261206T080000Z", "SUMMARY:Wake",
+      ] + properties + [
+        "BEGIN:VALARM", "ACTION:AUDIO", "TRIGGER:PT0S", "END:VALARM", "END:VEVENT", "END:VCALENDAR",
+      ]
+    return Array(lines.map { $0 + "\r\n" }.joined().utf8)
+  }
+
+  static func put(_ body: [UInt8], at url: URL, _ client: DAVClient) throws -> HTTPResponse {
+    try client.send(
+      HTTPRequest(
+        method: "PUT", url: url, headers: ["Content-Type": "text/calendar; charset=utf-8"],
+        body: body))
+  }
+
+  /// What Cyrus 3.6 stores: a timed VEVENT must end after it starts (RFC 5545 §3.6.1 lets it
+  /// have DTSTART alone, which then takes no time; Cyrus refuses that, and a zero DURATION or
+  /// an equal DTEND too). The forms alarmcal can write are pinned here, with their answers.
+  static let eventForms: [(label: String, properties: [String], status: Int)] = [
+    ("DTSTART alone", ["DTSTART:20261207T063000Z"], 403),
+    ("DURATION:PT0S", ["DTSTART:20261207T063000Z", "DURATION:PT0S"], 403),
+    ("DTEND equal to DTSTART", ["DTSTART:20261207T063000Z", "DTEND:20261207T063000Z"], 403),
+    ("DURATION:PT1M", ["DTSTART:20261207T063000Z", "DURATION:PT1M"], 201),
+    (
+      "VALUE=DATE-TIME, DTEND a minute later",
+      ["DTSTART;VALUE=DATE-TIME:20261207T063000Z", "DTEND;VALUE=DATE-TIME:20261207T063100Z"], 201
+    ),
+    (
+      "weekly, DTSTART alone",
+      ["DTSTART:20261207T063000Z", "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"], 403
+    ),
+    (
+      "weekly, DTEND a minute later",
+      [
+        "DTSTART:20261207T063000Z", "DTEND:20261207T063100Z",
+        "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+      ], 201
+    ),
+    // A DATE start alone lasts a day (RFC 5545 §3.6.1), so it is stored.
+    ("all day, DTSTART alone", ["DTSTART;VALUE=DATE:20261207"], 201),
+  ]
+
+  @Test("Cyrus stores a timed event only if it ends after it starts; refusals say why")
+  func eventFormsOnCyrus() throws {
+    let server = try CalDAVTestServer(.cyrus)
+    defer { server.stopAndRemove() }
+    let client = DAVClient(credentials: server.credentials)
+    for (index, form) in Self.eventForms.enumerated() {
+      let url = server.collectionURL.appendingPathComponent("form-\(index).ics")
+      let response = try Self.put(
+        Self.event(uid: "form-\(index)@alarmcal.test", form.properties), at: url, client)
+      #expect(response.status == form.status, "\(form.label)")
+      if form.status == 201 {
+        #expect(response.etag != nil, "\(form.label): no ETag")
+      } else {
+        let body = String(decoding: response.body, as: UTF8.self)
+        #expect(body.contains("<C:valid-calendar-data/>"), "\(form.label): \(body)")
+        #expect(body.contains("DTEND must occur after DTSTART"), "\(form.label): \(body)")
+      }
+    }
+  }
+
+  @Test("a UID is unique in a Cyrus account: a second calendar refuses it, naming the first")
+  func uidUniqueAcrossCalendars() throws {
+    let server = try CalDAVTestServer(.cyrus)
+    defer { server.stopAndRemove() }
+    let client = DAVClient(credentials: server.credentials)
+    let other = server.collectionURL.deletingLastPathComponent()
+      .appendingPathComponent("other", isDirectory: true)
+    #expect(try client.send(HTTPRequest(method: "MKCALENDAR", url: other)).status == 201)
+    let body = Self.event(
+      uid: "same@alarmcal.test", ["DTSTART:20261207T063000Z", "DTEND:20261207T063100Z"])
+    let first = server.collectionURL.appendingPathComponent("same.ics")
+    #expect(try Self.put(body, at: first, client).status == 201)
+    let second = try Self.put(body, at: other.appendingPathComponent("same.ics"), client)
+    #expect(second.status == 403)
+    let text = String(decoding: second.body, as: UTF8.self)
+    #expect(text.contains("<C:unique-scheduling-object-resource><D:href>\(first.path)</D:href>"))
+  }
+
   @Test("stopping ends Cyrus (its port is closed) and removes its folder")
   func stopCleansUp() throws {
     let server = try CalDAVTestServer(.cyrus)

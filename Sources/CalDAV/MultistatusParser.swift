@@ -31,7 +31,10 @@ public enum MultistatusParser {
       throw XMLBodyError(description: "holds a DTD or entity declaration; refused")
     }
     let builder = MultistatusBuilder()
-    let parser = XMLParser(data: Data(body))
+    // From a stream, XMLParser hands libxml2 the body a few KiB at a time; given all of it at
+    // once, libxml2 stops past 10 MB ("huge input lookup") unless XML_PARSE_HUGE is set, which
+    // Foundation never sets.
+    let parser = XMLParser(stream: InputStream(data: Data(body)))
     parser.shouldProcessNamespaces = true
     parser.shouldResolveExternalEntities = false
     parser.delegate = builder

@@ -92,6 +92,21 @@ import Testing
     #expect(Date().timeIntervalSince(start) < 1)
   }
 
+  @Test("a password file's first line is the password, with or without a CR before its LF")
+  func firstLine() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "pw-\(UUID().uuidString)"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    for text in ["s3cret\r\nsecond\r\n", "s3cret\nsecond\n", "s3cret"] {
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+      chmod(path, 0o600)
+      let found = try CredentialSource.resolve(
+        url: url, user: "alice", passwordFile: path, environment: [:], home: nil)
+      #expect(found?.password == "s3cret", "\(text.debugDescription)")
+    }
+  }
+
   @Test("a password file that is a directory is refused as not a regular file")
   func directory() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -282,7 +282,7 @@ final class FrameReader {
       start += buffered
       while initialized < count {
         do {
-          let got = try read(
+          let got = try readSome(
             into: UnsafeMutableRawBufferPointer(
               UnsafeMutableBufferPointer(rebasing: storage[initialized...])))
           guard got > 0 else { throw TransportWire.Broken() }
@@ -318,14 +318,14 @@ final class FrameReader {
 
   /// Reads what the pipe has into the buffer; false at its end.
   private func fill() throws -> Bool {
-    let count = try chunk.withUnsafeMutableBytes { try read(into: $0) }
+    let count = try chunk.withUnsafeMutableBytes { try readSome(into: $0) }
     buffer.append(contentsOf: chunk[..<count])
     return count > 0
   }
 
   /// Reads what the pipe has into `target` (FileHandle's reads wait for a whole count), once
   /// it has something or has ended, waiting no later than `deadline`; 0 at its end.
-  private func read(into target: UnsafeMutableRawBufferPointer) throws -> Int {
+  private func readSome(into target: UnsafeMutableRawBufferPointer) throws -> Int {
     while true {
       if let deadline {
         let now = DispatchTime.now().uptimeNanoseconds
@@ -339,7 +339,7 @@ final class FrameReader {
           continue
         }
       }
-      let count = Glibc.read(handle.fileDescriptor, target.baseAddress, target.count)
+      let count = read(handle.fileDescriptor, target.baseAddress, target.count)
       if count >= 0 { return count }
       guard errno == EINTR else { throw TransportWire.Broken() }
     }

@@ -26,8 +26,10 @@ protocol HTTPExchanging: AnyObject, Sendable {
 ///
 /// Redirects are never followed here (the delegate hands a 3xx back to the caller, which
 /// decides), and a body larger than `maximumBodyBytes` is cut off as it arrives (or refused
-/// at once when its `Content-Length` says so), so a huge or endless answer costs at most that
-/// much memory: the pieces are kept as they came and joined once, at the end.
+/// at once when its `Content-Length` says so), so a huge or endless answer costs about that
+/// much memory: the pieces are kept as they came and joined once, at the end. (URLSession
+/// queues pieces for the delegate without back-pressure, so on a starved machine what is
+/// queued comes on top.)
 final class URLSessionTransport: NSObject, URLSessionDataDelegate, HTTPExchanging,
   @unchecked Sendable
 {
@@ -36,8 +38,8 @@ final class URLSessionTransport: NSObject, URLSessionDataDelegate, HTTPExchangin
   /// What one task has received so far.
   private final class Exchange {
     var response: HTTPURLResponse?
-    /// The body's pieces as they came (an array grown by appending would, on doubling, hold
-    /// up to three times the bound for a moment).
+    /// The body's pieces as they came (an array grown by appending is copied each time its
+    /// capacity doubles).
     var pieces: [Data] = []
     var count = 0
     var overflow = false

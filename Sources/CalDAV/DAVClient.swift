@@ -9,6 +9,9 @@ import ICalendar
 public struct DAVClientPolicy: Sendable {
   /// Seconds without an answer before a request fails.
   public var timeout: TimeInterval = 30
+  /// Seconds one request may take in all, its retries, redirects and waits included, however
+  /// steadily the server trickles its answer; then it fails as timed out.
+  public var deadline: TimeInterval = 120
   /// How often a request is tried again after a 5xx or a connection error.
   public var retries = 3
   /// The wait before the first retry, doubled for each further one.
@@ -21,7 +24,8 @@ public struct DAVClientPolicy: Sendable {
   /// ``TransportCommand``); when nil, in this process.
   public var transportCommand: TransportCommand?
 
-  /// The defaults: 30 s, 3 retries from 0.25 s, 256 MiB, 5 redirects.
+  /// The defaults: 30 s without progress, 120 s in all, 3 retries from 0.25 s, 256 MiB,
+  /// 5 redirects.
   public init() {}
 }
 
@@ -37,8 +41,10 @@ public final class DAVClient: Sendable {
   public var requestCount: Int { counter.withLock { $0 } }
   private let counter = Locked(0)
 
-  /// A client that authenticates with `credentials`, when given.
+  /// A client that authenticates with `credentials`, when given (then this process is made
+  /// non-dumpable, as its transport process is).
   public init(credentials: Credentials?, policy: DAVClientPolicy = DAVClientPolicy()) {
+    if credentials != nil { ProcessHardening.forbidDumps() }
     self.credentials = credentials
     self.policy = policy
     if let command = policy.transportCommand {
@@ -56,8 +62,9 @@ public final class DAVClient: Sendable {
   public func send(_ request: HTTPRequest) throws(DAVError) -> HTTPResponse {
     var current = request
     var redirects = 0
+    let end = DispatchTime.now().uptimeNanoseconds + Self.nanoseconds(policy.deadline)
     while true {
-      let response = try sendWithRetries(current)
+      let response = try sendWithRetries(current, end: end)
       guard [301, 302, 303, 307, 308].contains(response.status) else { return response }
       let location = response.headers["location"] ?? ""
       guard redirects < policy.maximumRedirects,
@@ -76,15 +83,29 @@ public final class DAVClient: Sendable {
     }
   }
 
-  private func sendWithRetries(_ request: HTTPRequest) throws(DAVError) -> HTTPResponse {
+  /// Seconds as nanoseconds, for a deadline on the uptime clock.
+  private static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
+    UInt64(max(0, min(seconds, 1e9)) * 1e9)
+  }
+
+  /// Seconds left until `end` on the uptime clock, or nil when none are.
+  private static func remaining(until end: UInt64) -> TimeInterval? {
+    let now = DispatchTime.now().uptimeNanoseconds
+    return now < end ? Double(end - now) / 1e9 : nil
+  }
+
+  private func sendWithRetries(_ request: HTTPRequest, end: UInt64) throws(DAVError)
+    -> HTTPResponse
+  {
     var attempt = 0
     var signed = request
     signed.headers["User-Agent"] = "alarmcal"
     if let credentials { signed.headers["Authorization"] = credentials.basicAuthorization }
+    let url = request.url.absoluteString
     while true {
+      guard let left = Self.remaining(until: end) else { throw .timedOut(url: url) }
       counter.withLock { $0 += 1 }
-      let outcome = transport.send(signed, timeout: policy.timeout)
-      let url = request.url.absoluteString
+      let outcome = transport.send(signed, timeout: min(policy.timeout, left), deadline: left)
       let failure: DAVError
       switch outcome {
       case .response(let response):
@@ -98,8 +119,8 @@ public final class DAVClient: Sendable {
         failure = Self.classify(error, url: url)
         if case .tls = failure { throw failure }
       }
-      guard attempt < policy.retries else { throw failure }
-      Thread.sleep(forTimeInterval: policy.backoff * Double(1 << attempt))
+      guard attempt < policy.retries, let left = Self.remaining(until: end) else { throw failure }
+      Thread.sleep(forTimeInterval: min(policy.backoff * Double(1 << attempt), left))
       attempt += 1
     }
   }

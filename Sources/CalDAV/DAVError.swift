@@ -28,27 +28,54 @@ public enum DAVError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Any other status that means failure.
   case status(Int, url: String)
 
-  /// One line: what failed and where.
+  /// One line: what failed and where. Text that came from elsewhere (URLs, a server's
+  /// `Location`, reasons) is shown through ``printable(_:)``.
   public var description: String {
     switch self {
     case .unauthorized(let url):
-      return "\(url): 401 Unauthorized: the server refused the user name or password"
-    case .forbidden(let url): return "\(url): 403 Forbidden: this user may not do that here"
-    case .notFound(let url): return "\(url): 404 Not Found"
+      return
+        "\(Self.printable(url)): 401 Unauthorized: the server refused the user name or password"
+    case .forbidden(let url):
+      return "\(Self.printable(url)): 403 Forbidden: this user may not do that here"
+    case .notFound(let url): return "\(Self.printable(url)): 404 Not Found"
     case .preconditionFailed(let url):
-      return "\(url): 412 Precondition Failed: changed on the server since it was read"
+      return
+        "\(Self.printable(url)): 412 Precondition Failed: changed on the server since it was read"
     case .insufficientStorage(let url):
-      return "\(url): 507 Insufficient Storage: the server has no room for this"
-    case .tls(let url, let reason): return "\(url): TLS failure: \(reason)"
-    case .unreachable(let url, let reason): return "\(url): cannot reach the server: \(reason)"
-    case .timedOut(let url): return "\(url): no answer from the server in time"
+      return "\(Self.printable(url)): 507 Insufficient Storage: the server has no room for this"
+    case .tls(let url, let reason):
+      return "\(Self.printable(url)): TLS failure: \(Self.printable(reason))"
+    case .unreachable(let url, let reason):
+      return "\(Self.printable(url)): cannot reach the server: \(Self.printable(reason))"
+    case .timedOut(let url): return "\(Self.printable(url)): no answer from the server in time"
     case .bodyTooLarge(let url, let limit):
-      return "\(url): response larger than \(limit) bytes; refused"
-    case .badResponse(let url, let reason): return "\(url): unusable response: \(reason)"
+      return "\(Self.printable(url)): response larger than \(limit) bytes; refused"
+    case .badResponse(let url, let reason):
+      return "\(Self.printable(url)): unusable response: \(Self.printable(reason))"
     case .redirectRefused(let url, let location):
-      return "\(url): redirect to \(location) not followed (another host, or too many)"
-    case .status(let code, let url): return "\(url): unexpected HTTP status \(code)"
+      return
+        "\(Self.printable(url)): redirect to \(Self.printable(location)) not followed (another host, or too many)"
+    case .status(let code, let url):
+      return "\(Self.printable(url)): unexpected HTTP status \(code)"
     }
+  }
+
+  /// `text` safe to print on a terminal: control characters (C0, DEL, C1) and the invisible
+  /// direction marks and overrides written as `\u{…}` escapes, a backslash doubled, the rest
+  /// as it is. Every message that shows text a server sent goes through this.
+  public static func printable(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      case 0x5C:
+        result += "\\\\"
+      default:
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
   }
 
   /// The error a failing status stands for.

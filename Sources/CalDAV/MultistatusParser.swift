@@ -31,7 +31,10 @@ public enum MultistatusParser {
       throw XMLBodyError(description: "holds a DTD or entity declaration; refused")
     }
     let builder = MultistatusBuilder()
-    let parser = XMLParser(data: Data(body))
+    // From a stream, XMLParser hands libxml2 the body a few KiB at a time; given all of it at
+    // once, libxml2 stops past 10 MB ("huge input lookup") unless XML_PARSE_HUGE is set, which
+    // Foundation never sets.
+    let parser = XMLParser(stream: ByteInputStream(body))
     parser.shouldProcessNamespaces = true
     parser.shouldResolveExternalEntities = false
     parser.delegate = builder
@@ -67,6 +70,34 @@ public enum MultistatusParser {
       index += 1
     }
     return false
+  }
+}
+
+/// A stream over a byte array that reads from it in place (`InputStream(data:)` would need a
+/// `Data` copy of the whole body).
+private final class ByteInputStream: InputStream {
+  private let bytes: [UInt8]
+  private var offset = 0
+  private var status = Stream.Status.notOpen
+
+  init(_ bytes: [UInt8]) {
+    self.bytes = bytes
+    super.init(data: Data())
+  }
+
+  override func open() { status = .open }
+  override func close() { status = .closed }
+  override var streamStatus: Stream.Status { status }
+  override var streamError: (any Error)? { nil }
+  override var hasBytesAvailable: Bool { offset < bytes.count }
+
+  override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int {
+    let count = max(0, min(length, bytes.count - offset))
+    _ = UnsafeMutableBufferPointer(start: buffer, count: count)
+      .update(fromContentsOf: bytes[offset..<offset + count])
+    offset += count
+    if offset == bytes.count { status = .atEnd }
+    return count
   }
 }
 

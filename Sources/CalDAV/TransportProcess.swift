@@ -28,7 +28,13 @@ public struct TransportCommand: Sendable {
 public enum TransportService {
   /// Serves until standard input ends; returns the process's exit status (0, or 65 for a
   /// frame it cannot read, 74 when standard output is gone).
+  ///
+  /// The process is made non-dumpable first (it holds the credentials of each request), and
+  /// it ends at once when its parent does, even in the middle of an exchange: the parent holds
+  /// the only writing end of standard input, and a pipe with no writer left reports a hang-up.
   public static func serve() -> Int32 {
+    ProcessHardening.forbidDumps()
+    ProcessHardening.exitWhenHungUp(STDIN_FILENO)
     let reader = FrameReader(FileHandle.standardInput)
     var transport: URLSessionTransport?
     defer { transport?.close() }
@@ -47,7 +53,7 @@ public enum TransportService {
       transport = session
       let outcome = session.send(
         HTTPRequest(method: header.method, url: url, headers: header.headers, body: body),
-        timeout: header.timeout)
+        timeout: header.timeout, deadline: header.deadline)
       let (answer, answerBody) = TransportWire.Outcome.encoding(outcome)
       do {
         try TransportWire.write(answer, body: answerBody, to: FileHandle.standardOutput)
@@ -80,7 +86,13 @@ final class TransportProcess: HTTPExchanging, @unchecked Sendable {
     self.maximumBodyBytes = maximumBodyBytes
   }
 
-  func send(_ request: HTTPRequest, timeout: TimeInterval) -> HTTPOutcome {
+  /// The seconds past an exchange's deadline that the parent waits for its child's answer
+  /// before it ends the child itself.
+  static let deadlineGrace: TimeInterval = 5
+
+  func send(_ request: HTTPRequest, timeout: TimeInterval, deadline: TimeInterval)
+    -> HTTPOutcome
+  {
     lock.lock()
     defer { lock.unlock() }
     guard !closed else { return .failed(URLError(.cancelled)) }
@@ -100,8 +112,11 @@ final class TransportProcess: HTTPExchanging, @unchecked Sendable {
     do {
       let header = TransportWire.Request(
         method: request.method, url: request.url.absoluteString, headers: request.headers,
-        timeout: timeout, maximumBodyBytes: maximumBodyBytes, bodyCount: request.body.count)
+        timeout: timeout, deadline: deadline, maximumBodyBytes: maximumBodyBytes,
+        bodyCount: request.body.count)
       try TransportWire.write(header, body: request.body, to: running.input)
+      running.reader.deadline =
+        DispatchTime.now().uptimeNanoseconds + UInt64((deadline + Self.deadlineGrace) * 1e9)
       guard
         let (outcome, body) = try running.reader.next(
           TransportWire.Outcome.self, maximumBody: maximumBodyBytes, bodyCount: { $0.bodyCount })
@@ -110,6 +125,7 @@ final class TransportProcess: HTTPExchanging, @unchecked Sendable {
     } catch {
       stop(running, force: true)
       child = nil
+      if error is TransportWire.TimedOut { return .failed(URLError(.timedOut)) }
       return .failed(
         URLError(
           .networkConnectionLost,
@@ -145,11 +161,11 @@ final class TransportProcess: HTTPExchanging, @unchecked Sendable {
       reader: FrameReader(output.fileHandleForReading))
   }
 
-  /// Ends `child`: its input closed (a healthy child then exits), terminated when `force`,
-  /// then waited for.
+  /// Ends `child`: its input closed (a healthy child then exits), killed when `force`, then
+  /// waited for.
   private func stop(_ child: Child, force: Bool) {
     try? child.input.close()
-    if force, child.process.isRunning { child.process.terminate() }
+    if force, child.process.isRunning { kill(child.process.processIdentifier, SIGKILL) }
     child.process.waitUntilExit()
   }
 }
@@ -159,6 +175,8 @@ final class TransportProcess: HTTPExchanging, @unchecked Sendable {
 enum TransportWire {
   /// A frame that cannot be read, or a stream that ended inside one.
   struct Broken: Error {}
+  /// No frame within the reader's deadline.
+  struct TimedOut: Error {}
 
   /// The longest JSON line read.
   static let maximumLineBytes = 1 << 20
@@ -168,6 +186,7 @@ enum TransportWire {
     var url: String
     var headers: [String: String]
     var timeout: Double
+    var deadline: Double
     var maximumBodyBytes: Int
     var bodyCount: Int
   }
@@ -221,22 +240,26 @@ enum TransportWire {
     }
   }
 
-  /// Writes one frame.
+  /// Writes one frame: its line, then its body (not copied behind the line: it may be large).
   static func write(_ header: some Encodable, body: [UInt8], to handle: FileHandle) throws {
-    var bytes = [UInt8](try JSONEncoder().encode(header))
-    bytes.append(0x0A)
-    bytes.append(contentsOf: body)
-    try handle.write(contentsOf: bytes)
+    var line = [UInt8](try JSONEncoder().encode(header))
+    line.append(0x0A)
+    try handle.write(contentsOf: line)
+    if !body.isEmpty { try handle.write(contentsOf: body) }
   }
 }
 
-/// Reads frames from a pipe through its own buffer.
+/// Reads frames from a pipe through its own buffer; a frame's body is read straight into an
+/// array of its size.
 final class FrameReader {
   private let handle: FileHandle
   private var buffer: [UInt8] = []
   private var start = 0
   /// What one read from the pipe lands in.
   private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  /// When set, the uptime (in nanoseconds) after which a read fails with
+  /// ``TransportWire/TimedOut``.
+  var deadline: UInt64?
   init(_ handle: FileHandle) { self.handle = handle }
 
   /// The next frame, or nil when the stream ends between frames.
@@ -251,11 +274,26 @@ final class FrameReader {
     let header = try JSONDecoder().decode(Header.self, from: Data(line))
     let count = bodyCount(header)
     guard count >= 0, count <= maximumBody else { throw TransportWire.Broken() }
-    while buffer.count - start < count {
-      guard try fill() else { throw TransportWire.Broken() }
+    let buffered = min(count, buffer.count - start)
+    var failure: (any Error)?
+    let body = [UInt8](unsafeUninitializedCapacity: count) { storage, initialized in
+      _ = storage.initialize(fromContentsOf: buffer[start..<start + buffered])
+      initialized = buffered
+      start += buffered
+      while initialized < count {
+        do {
+          let got = try readSome(
+            into: UnsafeMutableRawBufferPointer(
+              UnsafeMutableBufferPointer(rebasing: storage[initialized...])))
+          guard got > 0 else { throw TransportWire.Broken() }
+          initialized += got
+        } catch {
+          failure = error
+          return
+        }
+      }
     }
-    let body = Array(buffer[start..<start + count])
-    start += count
+    if let failure { throw failure }
     return (header, body)
   }
 
@@ -278,18 +316,64 @@ final class FrameReader {
     }
   }
 
-  /// Reads what the pipe has (FileHandle's reads wait for a whole count); false at its end.
+  /// Reads what the pipe has into the buffer; false at its end.
   private func fill() throws -> Bool {
+    let count = try chunk.withUnsafeMutableBytes { try readSome(into: $0) }
+    buffer.append(contentsOf: chunk[..<count])
+    return count > 0
+  }
+
+  /// Reads what the pipe has into `target` (FileHandle's reads wait for a whole count), once
+  /// it has something or has ended, waiting no later than `deadline`; 0 at its end.
+  private func readSome(into target: UnsafeMutableRawBufferPointer) throws -> Int {
     while true {
-      let count = chunk.withUnsafeMutableBytes {
-        read(handle.fileDescriptor, $0.baseAddress, $0.count)
+      if let deadline {
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now < deadline else { throw TransportWire.TimedOut() }
+        var poller = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        let wait = Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
+        let ready = poll(&poller, 1, wait)
+        if ready == 0 { continue }
+        if ready < 0 {
+          guard errno == EINTR else { throw TransportWire.Broken() }
+          continue
+        }
       }
-      if count > 0 {
-        buffer.append(contentsOf: chunk[..<count])
-        return true
-      }
-      if count == 0 { return false }
+      let count = read(handle.fileDescriptor, target.baseAddress, target.count)
+      if count >= 0 { return count }
       guard errno == EINTR else { throw TransportWire.Broken() }
     }
+  }
+}
+
+/// Process-wide protections for a process that holds credentials; the only Linux system calls
+/// here.
+enum ProcessHardening {
+  /// Marks this process non-dumpable (`PR_SET_DUMPABLE` 0): no core file, and no other process
+  /// of the same user may attach to it or read its memory, so the `Authorization` header it
+  /// holds stays in it. Does nothing where prctl(2) does not exist.
+  static func forbidDumps() {
+    #if os(Linux)
+      // prctl(2) is variadic, which Swift does not import; its five-word form is the same
+      // call on Linux's ABIs.
+      typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+      let setDumpable: Int32 = 4  // PR_SET_DUMPABLE, <linux/prctl.h>
+      guard let symbol = dlsym(nil, "prctl") else { return }
+      _ = unsafeBitCast(symbol, to: Prctl.self)(setDumpable, 0, 0, 0, 0)
+    #endif
+  }
+
+  /// Starts a thread that ends the process (exit status 0) once `descriptor`, the reading end
+  /// of a pipe, has no writer left: its writer died, or closed it.
+  static func exitWhenHungUp(_ descriptor: Int32) {
+    let watcher = Thread {
+      var poller = pollfd(fd: descriptor, events: 0, revents: 0)
+      while true {
+        let ready = poll(&poller, 1, -1)
+        if ready > 0, poller.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { _exit(0) }
+        if ready < 0, errno != EINTR { return }
+      }
+    }
+    watcher.start()
   }
 }

@@ -13,8 +13,10 @@ enum HTTPOutcome {
 
 /// Sends one request and blocks until its whole answer is in, or it failed.
 protocol HTTPExchanging: AnyObject, Sendable {
-  /// Sends `request`; `timeout` is the seconds allowed without progress.
-  func send(_ request: HTTPRequest, timeout: TimeInterval) -> HTTPOutcome
+  /// Sends `request`; `timeout` is the seconds allowed without progress, `deadline` the
+  /// seconds allowed for the whole exchange (then it fails as timed out).
+  func send(_ request: HTTPRequest, timeout: TimeInterval, deadline: TimeInterval)
+    -> HTTPOutcome
   /// Ends the transport; it cannot be used afterwards.
   func close()
 }
@@ -23,8 +25,11 @@ protocol HTTPExchanging: AnyObject, Sendable {
 /// whole answer: the only type here that touches URLSession, its delegate queue and a lock.
 ///
 /// Redirects are never followed here (the delegate hands a 3xx back to the caller, which
-/// decides), and a body larger than `maximumBodyBytes` is cut off as it arrives, so a huge or
-/// endless answer costs at most that much memory.
+/// decides), and a body larger than `maximumBodyBytes` is cut off as it arrives (or refused
+/// at once when its `Content-Length` says so), so a huge or endless answer costs about that
+/// much memory: the pieces are kept as they came and joined once, at the end. (URLSession
+/// queues pieces for the delegate without back-pressure, so on a starved machine what is
+/// queued comes on top.)
 final class URLSessionTransport: NSObject, URLSessionDataDelegate, HTTPExchanging,
   @unchecked Sendable
 {
@@ -33,7 +38,10 @@ final class URLSessionTransport: NSObject, URLSessionDataDelegate, HTTPExchangin
   /// What one task has received so far.
   private final class Exchange {
     var response: HTTPURLResponse?
-    var body: [UInt8] = []
+    /// The body's pieces as they came (an array grown by appending is copied each time its
+    /// capacity doubles).
+    var pieces: [Data] = []
+    var count = 0
     var overflow = false
     var error: URLError?
     var refusedCredentials = false
@@ -71,8 +79,11 @@ final class URLSessionTransport: NSObject, URLSessionDataDelegate, HTTPExchangin
     current?.finishTasksAndInvalidate()
   }
 
-  /// Sends `request` and blocks until its answer is complete, failed or too large.
-  func send(_ request: HTTPRequest, timeout: TimeInterval) -> HTTPOutcome {
+  /// Sends `request` and blocks until its answer is complete, failed or too large, or
+  /// `deadline` seconds have passed (then the task is cancelled and the exchange timed out).
+  func send(_ request: HTTPRequest, timeout: TimeInterval, deadline: TimeInterval)
+    -> HTTPOutcome
+  {
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method
     urlRequest.timeoutInterval = timeout
@@ -90,10 +101,15 @@ final class URLSessionTransport: NSObject, URLSessionDataDelegate, HTTPExchangin
     exchanges[task.taskIdentifier] = exchange
     lock.unlock()
     task.resume()
-    exchange.done.wait()
+    let finished = exchange.done.wait(timeout: .now() + max(deadline, 0)) == .success
+    if !finished {
+      task.cancel()
+      _ = exchange.done.wait(timeout: .now() + 5)
+    }
     lock.lock()
     exchanges[task.taskIdentifier] = nil
     lock.unlock()
+    if !finished { return .failed(URLError(.timedOut)) }
     if exchange.overflow { return .tooLarge }
     if exchange.refusedCredentials {
       return .response(HTTPResponse(status: 401, headers: [:], body: [], url: request.url))
@@ -108,8 +124,20 @@ final class URLSessionTransport: NSObject, URLSessionDataDelegate, HTTPExchangin
     }
     return .response(
       HTTPResponse(
-        status: response.statusCode, headers: headers, body: exchange.body,
+        status: response.statusCode, headers: headers, body: Self.joined(&exchange.pieces),
         url: response.url ?? request.url))
+  }
+
+  /// The pieces as one array, each let go as soon as it is copied.
+  private static func joined(_ pieces: inout [Data]) -> [UInt8] {
+    var body: [UInt8] = []
+    body.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
+    for index in pieces.indices {
+      body.append(contentsOf: pieces[index])
+      pieces[index] = Data()
+    }
+    pieces = []
+    return body
   }
 
   private func exchange(for task: URLSessionTask) -> Exchange? {
@@ -122,19 +150,26 @@ final class URLSessionTransport: NSObject, URLSessionDataDelegate, HTTPExchangin
     _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
   ) {
-    exchange(for: dataTask)?.response = response as? HTTPURLResponse
+    guard let exchange = exchange(for: dataTask) else { return completionHandler(.cancel) }
+    exchange.response = response as? HTTPURLResponse
+    if response.expectedContentLength > Int64(maximumBodyBytes) {
+      exchange.overflow = true
+      completionHandler(.cancel)
+      return
+    }
     completionHandler(.allow)
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
     guard let exchange = exchange(for: dataTask), !exchange.overflow else { return }
-    if exchange.body.count + data.count > maximumBodyBytes {
+    if exchange.count + data.count > maximumBodyBytes {
       exchange.overflow = true
-      exchange.body = []
+      exchange.pieces = []
       dataTask.cancel()
       return
     }
-    exchange.body.append(contentsOf: data)
+    exchange.count += data.count
+    exchange.pieces.append(data)
   }
 
   func urlSession(

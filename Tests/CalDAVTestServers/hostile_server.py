@@ -4,14 +4,17 @@
 /truncated: 207 cut off mid-element; /bomb: 207 with the billion laughs; /html: 207 with an
 HTML page; /redirect: 301 to another host; /flaky: 503 every time; /cut-headers: a status
 line, then the connection closes (FoundationNetworking ends the process on this one);
-/status/NNN/...: that status. With `--tls CERT KEY` it speaks HTTPS with that certificate.
-Prints its port, then serves.
+/status/NNN/...: that status; /trickle: 207 whose body comes one byte a second, for 60 s;
+/endless: 207 with a chunked body of 1 MiB chunks at about 100 MB/s that never ends (until
+4 GiB or the client goes); /escape-redirect: 301 to a Location holding terminal escape sequences. With
+`--tls CERT KEY` it speaks HTTPS with that certificate. Prints its port, then serves.
 """
 
 import http.server
 import os
 import socketserver
 import sys
+import time
 
 BOMB = (b'<?xml version="1.0"?><!DOCTYPE l [<!ENTITY l0 "lol">'
         + b"".join(b'<!ENTITY l%d "%s">' % (i, b"&l%d;" % (i - 1) * 10) for i in range(1, 10))
@@ -41,6 +44,44 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     self.wfile.write(chunk)
             except OSError:
                 pass
+            return
+        if self.path.rstrip("/") == "/trickle":
+            self.send_response(207)
+            self.send_header("Content-Type", "text/xml")
+            self.send_header("Content-Length", "100000")
+            self.end_headers()
+            try:
+                for _ in range(60):
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                    time.sleep(1)
+            except OSError:
+                pass
+            self.close_connection = True
+            return
+        if self.path.rstrip("/") == "/endless":
+            self.send_response(207)
+            self.send_header("Content-Type", "text/xml")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            chunk = b"<response><href>/x</href></response>" * 28000
+            frame = b"%x\r\n%s\r\n" % (len(chunk), chunk)
+            try:
+                self.wfile.write(b'6\r\n<m:m >\r\n')
+                for _ in range((4 << 30) // len(chunk)):
+                    self.wfile.write(frame)
+                    # About 100 MB/s: what the client holds is then what it kept, not a
+                    # backlog of pieces it has not yet looked at.
+                    time.sleep(0.01)
+            except OSError:
+                pass
+            self.close_connection = True
+            return
+        if self.path.rstrip("/") == "/escape-redirect":
+            self.send_response(301)
+            self.send_header("Location", "http://elsewhere.example/\x1b]0;owned\x07\x1b[2J")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
             return
         bodies = {
             "/truncated": (207, b'<multistatus xmlns="DAV:"><response><href>/a'),

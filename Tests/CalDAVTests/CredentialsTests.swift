@@ -41,6 +41,7 @@ import Testing
       "machine other.example login bob password b\nmachine cal.example\n  login alice\n  password a1\ndefault login carol password c\n"
         .utf8
     ).write(to: home.appendingPathComponent(".netrc"))
+    chmod(home.appendingPathComponent(".netrc").path, 0o600)
     let found = try CredentialSource.resolve(
       url: url, user: nil, passwordFile: nil, environment: [:], home: home.path)
     #expect(found == Credentials(user: "alice", password: "a1"))

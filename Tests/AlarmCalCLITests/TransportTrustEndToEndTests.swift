@@ -103,6 +103,10 @@ struct TransportTrustEndToEndTests {
       }
       let parent = process.processIdentifier
       let child = try #require(Self.waitForChild(of: parent))
+      // The child makes itself non-dumpable as it starts serving, before it reads a request (and
+      // so before it holds a password), then starts its one thread of its own; until then it
+      // runs on one thread and holds only what it inherited.
+      try #require(Self.waitForThreads(in: child), "\(child) did not start serving")
       for pid in [child, parent] {
         // The core size limit is lifted from outside, so only dumpability can stop a dump.
         let limit = Process()
@@ -117,6 +121,16 @@ struct TransportTrustEndToEndTests {
       let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
       #expect(left.filter { $0.hasPrefix("core") } == [])
     }
+  }
+
+  /// Whether `pid` runs more than one thread, waited for up to 10 s.
+  static func waitForThreads(in pid: pid_t) -> Bool {
+    for _ in 0..<1000 {
+      let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+      if tasks.count > 1 { return true }
+      usleep(10_000)
+    }
+    return false
   }
 
   /// The first child process of `parent`, waited for up to 10 s.

@@ -72,7 +72,8 @@ enum AtomicFile {
     var failure = writeAll(bytes, to: descriptor)
     if failure == nil, exists {
       do {
-        try keepAttributes(of: target, status, on: descriptor, strictly: kind == .edited)
+        try keepAttributes(
+          of: target, status, on: descriptor, at: temporary, strictly: kind == .edited)
       } catch {
         close(descriptor)
         unlink(temporary)
@@ -136,11 +137,11 @@ enum AtomicFile {
     return got > 0 && groups.prefix(Int(got)).contains(group)
   }
 
-  /// Gives the new file at `descriptor` the owner, group, permission bits and extended
-  /// attributes of the file `path` (whose status is `status`); a part that cannot be kept
-  /// fails the write when `strictly`, else is let go.
+  /// Gives the new file at `descriptor` (at `temporary`) the owner, group, permission bits and
+  /// extended attributes of the file `path` (whose status is `status`); a part that cannot be
+  /// kept fails the write when `strictly`, else is let go.
   private static func keepAttributes(
-    of path: String, _ status: stat, on descriptor: Int32, strictly: Bool
+    of path: String, _ status: stat, on descriptor: Int32, at temporary: String, strictly: Bool
   ) throws(WriteError) {
     func fail(_ what: String) -> WriteError {
       WriteError(
@@ -164,7 +165,14 @@ enum AtomicFile {
       return
     }
     for name in names {
-      guard let value = XAttr.value(name, of: path), XAttr.set(name, value, on: descriptor) else {
+      guard let value = XAttr.value(name, of: path) else {
+        if strictly { throw fail("extended attribute \(name)") }
+        continue
+      }
+      // One the new file was given already (a security label) is not set again: setting it
+      // may need a privilege that giving it the same value does not.
+      guard XAttr.value(name, of: temporary) != value else { continue }
+      guard XAttr.set(name, value, on: descriptor) else {
         if strictly { throw fail("extended attribute \(name)") }
         continue
       }

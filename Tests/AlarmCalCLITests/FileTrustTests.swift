@@ -169,6 +169,28 @@ import Testing
     #expect(status(link).st_mode & S_IFMT == S_IFLNK)
   }
 
+  @Test("a FIFO given as the file to edit is refused at once, not opened to wait for a writer")
+  func fifoRefused() throws {
+    let folder = try temporaryFolder()
+    let fifo = folder.appendingPathComponent("pipe.ics").path
+    #expect(mkfifo(fifo, 0o644) == 0)
+    let running = try RunningBinary([
+      "dismiss", fifo, "--id", "00000000-0000-8000-8000-000000000000", "--now",
+      "2026-12-04T00:00:00Z",
+    ])
+    let deadline = Date().addingTimeInterval(20)
+    while running.process.isRunning && Date() < deadline { usleep(20_000) }
+    guard !running.process.isRunning else {
+      kill(running.process.processIdentifier, SIGKILL)
+      Issue.record("dismiss of a FIFO still running after 20 s")
+      return
+    }
+    let result = running.finish()
+    #expect(result.status == 77)
+    #expect(
+      result.stderr == "alarmcal: error: \(fifo): is not a regular file; nothing was written\n")
+  }
+
   // MARK: item 7: temporary files
 
   @Test("leftover temporary files of dead processes block nothing, and stale ones are removed")
@@ -207,7 +229,7 @@ import Testing
     var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\n"
     text += "UID:big\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20261204T080000Z\r\nSUMMARY:Big\r\n"
     let filler = String(repeating: "x", count: 70)
-    for index in 0..<150_000 { text += "X-FILLER-\(index):\(filler)\r\n" }
+    for index in 0..<80_000 { text += "X-FILLER-\(index):\(filler)\r\n" }
     text += "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Big\r\nTRIGGER:-PT5M\r\n"
     text += "END:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
     try Data(text.utf8).write(to: URL(fileURLWithPath: file))

@@ -39,6 +39,8 @@ enum AtomicFile {
   /// removed: a write in progress changes its file far more often than this.
   static let staleSeconds: TimeInterval = 600
 
+  /// Writes `bytes` to `path`, treated as `kind` says; on failure nothing is left behind and
+  /// the file at `path` is as it was.
   static func write(_ bytes: [UInt8], to path: String, as kind: Target = .output)
     throws(WriteError)
   {
@@ -55,10 +57,7 @@ enum AtomicFile {
         try writeInPlace(bytes, to: target)
         return
       case .state, .edited:
-        let what = type == S_IFLNK ? "a symbolic link" : "not a regular file"
-        throw WriteError(
-          message: "\(path): is \(what); alarmcal does not write through it (remove it)",
-          refused: true)
+        throw notRegular(path, type)
       }
     }
     let url = URL(fileURLWithPath: target)
@@ -87,6 +86,22 @@ enum AtomicFile {
       unlink(temporary)
       throw WriteError(message: "cannot write \(path): \(failure)")
     }
+  }
+
+  /// Why a state file must not be written at `path`, if it must not: it is a symbolic link or
+  /// not a regular file (a missing one is made). Push and pull may ask before they send.
+  static func checkState(_ path: String) throws(WriteError) {
+    var status = stat()
+    guard lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG else { return }
+    throw notRegular(path, status.st_mode & S_IFMT)
+  }
+
+  /// The refusal to write through `path`, whose file type is `type`.
+  private static func notRegular(_ path: String, _ type: mode_t) -> WriteError {
+    let what = type == S_IFLNK ? "a symbolic link" : "not a regular file"
+    return WriteError(
+      message: "\(path): is \(what); alarmcal does not write through it (remove it)",
+      refused: true)
   }
 
   /// Why `path` must not be edited by replacing it, if it must not: it is not a regular file,

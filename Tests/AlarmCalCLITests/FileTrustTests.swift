@@ -69,8 +69,10 @@ import Testing
     }
     #expect(try contents(file) == before)
     #expect(status(link).st_mode & S_IFMT == S_IFLNK)
+    #expect(throws: AtomicFile.WriteError.self) { try AtomicFile.checkState(link) }
     // Without the link, the state is written.
     try FileManager.default.removeItem(atPath: link)
+    try AtomicFile.checkState(link)
     try state.save(for: file)
     #expect(CalDAVState.load(for: file) == state)
   }
@@ -155,6 +157,25 @@ import Testing
     // Read apart from alarmcal and Foundation (whose reading drops empty values).
     #expect(try extendedAttributes(of: file) == "user.empty=,user.origin=phone")
     #expect(try temporaries(of: file).isEmpty)
+  }
+
+  @Test(
+    "convert over another user's file keeps its owner, group, mode and extended attributes",
+    .enabled(if: geteuid() == 0))
+  func outputKeepsAttributes() throws {
+    let (file, _, _) = try exported()
+    #expect(chown(file, 65_534, 100) == 0)
+    #expect(chmod(file, 0o640) == 0)
+    let key = FileAttributeKey("NSFileExtendedAttributes")
+    try FileManager.default.setAttributes(
+      [key: ["user.origin": Data("phone".utf8)]], ofItemAtPath: file)
+    let input = samplesFolder.appendingPathComponent("alarms.json").path
+    let result = try runBinary(["convert", input, "-o", file, "--now", "2026-12-05T00:00:00Z"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let after = status(file)
+    #expect(after.st_uid == 65_534 && after.st_gid == 100)
+    #expect(after.st_mode & 0o7777 == 0o640)
+    #expect(try extendedAttributes(of: file) == "user.origin=phone")
   }
 
   @Test("a calendar reached by a symbolic link is edited where it is, the link kept")

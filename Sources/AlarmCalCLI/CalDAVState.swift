@@ -104,7 +104,7 @@ struct CalDAVState: Codable, Equatable {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let bytes = (try? encoder.encode(self)).map { Array($0) } ?? []
-    try AtomicFile.write(bytes, to: Self.path(for: file))
+    try AtomicFile.write(bytes, to: Self.path(for: file), as: .state)
   }
 
   /// FNV-1a 64 of `bytes` in hex: enough to tell a changed resource from an unchanged one.

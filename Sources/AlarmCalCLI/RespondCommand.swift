@@ -79,25 +79,37 @@ enum RespondCommand {
   private static func respond(_ kind: Kind, _ options: Options, context: ToolContext) -> ExitCode {
     let err = context.standardError
     let path = options.file
+    // A link is followed once, here: the file it leads to is locked, read and replaced.
+    let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     let lock: FileLock
     do {
-      lock = try FileLock(path, waitingUpTo: lockWaitSeconds)
+      lock = try FileLock(target, waitingUpTo: lockWaitSeconds)
     } catch {
       err.write("alarmcal: error: \(error.message)\n")
       return FileManager.default.fileExists(atPath: path) ? .temporaryFailure : .noInput
     }
-    let status = edit(kind, options, context: context)
+    let status = edit(kind, options, target: target, context: context)
     lock.release()
     return status
   }
 
-  /// Reads the file, writes the response and replaces the file, the lock held.
-  private static func edit(_ kind: Kind, _ options: Options, context: ToolContext) -> ExitCode {
+  /// Reads the file (`target`: the path with links resolved), writes the response and replaces
+  /// the file, the lock held. A file that replacing would change other than in its text (its
+  /// owner, its links) or that is read-only is refused before it is read: exit 77.
+  private static func edit(_ kind: Kind, _ options: Options, target: String, context: ToolContext)
+    -> ExitCode
+  {
     let err = context.standardError
     let path = options.file
+    do {
+      try AtomicFile.checkEditable(target)
+    } catch {
+      err.write("alarmcal: error: \(error.message)\n")
+      return .noPermission
+    }
     let bytes: [UInt8]
     do {
-      bytes = try InputFile.read(path, maximumBytes: options.maximumBytes, context: context)
+      bytes = try InputFile.read(target, maximumBytes: options.maximumBytes, context: context)
     } catch {
       err.write("alarmcal: error: \(error.message)\n")
       return .noInput
@@ -126,7 +138,7 @@ enum RespondCommand {
     }
     // Another program (one that takes no lock) may have written the file since it was read.
     let current = try? InputFile.read(
-      path, maximumBytes: options.maximumBytes, context: context)
+      target, maximumBytes: options.maximumBytes, context: context)
     guard current == bytes else {
       err.write(
         "alarmcal \(kind.rawValue): error: \(path) changed while it was being edited; nothing was written, try again\n"
@@ -134,10 +146,10 @@ enum RespondCommand {
       return .temporaryFailure
     }
     do {
-      try AtomicFile.write(written.bytes, to: path)
+      try AtomicFile.write(written.bytes, to: target, as: .edited)
     } catch {
       err.write("alarmcal: error: \(error.message)\n")
-      return .ioError
+      return error.refused ? .noPermission : .ioError
     }
     let id = written.firing.id
     switch response {

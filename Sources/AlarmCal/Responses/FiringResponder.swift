@@ -37,27 +37,26 @@ public enum FiringResponder {
   /// How far before `now` a firing is looked for: a year of a clock app's alarms.
   public static let lookbackSeconds: Int64 = 366 * 86_400
 
+  /// The most firings one search for an id looks at: many years of a clock app's alarms, few
+  /// enough that an id found in none of them is reported in seconds, whatever the file.
+  public static let searchLimit = 1 << 16
+
+  /// How far back from `now` each step of the search reaches (a minute, an hour, a day, 31
+  /// days, ``lookbackSeconds``): the nearest firings first, so a firing that just rang is
+  /// found however many firings the year before it holds.
+  static let searchSteps: [Int64] = [60, 3_600, 86_400, 31 * 86_400, lookbackSeconds]
+
   /// Writes `response` to the firing whose id is `id` into `bytes`, the text of `file`.
   ///
   /// The firing must have rung (its trigger at or before `now`): RFC 9074 acknowledges an
   /// alarm up to a time, so acknowledging one that is still to ring would also silence every
-  /// firing of that alarm before it.
+  /// firing of that alarm before it. It is looked for back from `now` in ``searchSteps``, then
+  /// in the year after (to say it has not rung), among at most ``searchLimit`` firings.
   public static func respond(
     _ response: AlarmResponse, toFiring id: String, in bytes: [UInt8], file: String,
     now: Instant, zone: TimeZoneRules
   ) throws(ResponseError) -> WrittenResponse {
-    // One pass over the year before and the year after `now`: it stops at the firing, so a
-    // firing that has rung costs no look ahead.
-    let wanted = id.asciiUppercased
-    guard
-      let firing = try find(
-        in: bytes, file: file, from: now.adding(seconds: -lookbackSeconds),
-        to: now.adding(seconds: lookbackSeconds + 1), zone: zone,
-        where: { $0.id.description == wanted })
-    else {
-      throw ResponseError(
-        message: "\(file): no firing with id \(id) in the year before or after \(now)")
-    }
+    let firing = try search(id: id, in: bytes, file: file, now: now, zone: zone)
     guard firing.trigger <= now else {
       throw ResponseError(
         message:
@@ -87,31 +86,89 @@ public enum FiringResponder {
     let edited = writer.edits.applied()
     var snooze: Firing?
     if case .snooze(let until) = response {
-      let after = try? find(
-        in: edited, file: file, from: until, to: until.adding(seconds: 1), zone: zone
-      ) { $0.isSnooze && $0.uid == firing.uid }
-      snooze = after
+      snooze = snoozeFiring(in: edited, file: file, at: until, of: firing, zone: zone)
     }
     return WrittenResponse(bytes: edited, firing: firing, snooze: snooze)
   }
 
-  /// The first firing in `from..<to` that `matches`, acknowledged ones included.
-  private static func find(
-    in bytes: [UInt8], file: String, from: Instant, to: Instant, zone: TimeZoneRules,
-    where matches: (Firing) -> Bool
-  ) throws(ResponseError) -> Firing? {
+  /// The firing whose id is `id`, looked for back from `now` in ``searchSteps``, then in the
+  /// year after it, among at most ``searchLimit`` firings.
+  private static func search(
+    id: String, in bytes: [UInt8], file: String, now: Instant, zone: TimeZoneRules
+  ) throws(ResponseError) -> Firing {
+    let wanted = id.asciiUppercased
+    let schedule = try schedule(of: bytes, file: file, zone: zone)
+    var left = searchLimit
+    var end = now.adding(seconds: 1)
+    for step in searchSteps {
+      let from = now.adding(seconds: -step)
+      if let found = first(in: schedule, from: from, to: end, left: &left, where: wanted) {
+        return found
+      }
+      guard left > 0 else {
+        throw ResponseError(
+          message:
+            "\(file): no firing with id \(id) from \(min(end, now)) to \(now), and a search stops after \(searchLimit) firings; give --now just after the firing rang"
+        )
+      }
+      end = from
+    }
+    // A firing still to ring is found to say so.
+    let after = now.adding(seconds: lookbackSeconds + 1)
+    if let found = first(
+      in: schedule, from: now.adding(seconds: 1), to: after, left: &left, where: wanted)
+    {
+      return found
+    }
+    throw ResponseError(
+      message: "\(file): no firing with id \(id) in the year before or after \(now)")
+  }
+
+  /// The firings of `bytes`, read, none handed out yet: each step of a search starts a copy.
+  private static func schedule(of bytes: [UInt8], file: String, zone: TimeZoneRules)
+    throws(ResponseError) -> FiringSchedule
+  {
     var schedule = FiringSchedule(defaultZone: zone, includeAcknowledged: true)
     do {
       try schedule.read(bytes, file: file)
     } catch {
       throw ResponseError(message: "\(file):\(error.line): \(error.message)", isUnreadable: true)
     }
-    schedule.startFirings(from: from, to: to, limit: nil)
+    return schedule
+  }
+
+  /// The first firing in `from..<to` whose id is `wanted` (upper case), looking at no more
+  /// than `left` firings and counting those it looks at off it.
+  private static func first(
+    in schedule: FiringSchedule, from: Instant, to: Instant, left: inout Int, where wanted: String
+  ) -> Firing? {
+    guard left > 0, from < to else { return nil }
+    var walk = schedule
+    walk.startFirings(from: from, to: to, limit: left)
     var batch = FiringBatch()
     repeat {
-      batch.removeAll()
-      schedule.nextFirings(max: 256, into: &batch)
-      for index in 0..<batch.count where matches(batch[index]) { return batch[index] }
+      walk.nextFirings(max: 256, into: &batch)
+      for index in 0..<batch.count {
+        left -= 1
+        if batch[index].id.description == wanted { return batch[index] }
+      }
+    } while !batch.isEmpty
+    return nil
+  }
+
+  /// The snooze alarm's firing at `until` in the edited text, if it is there.
+  private static func snoozeFiring(
+    in bytes: [UInt8], file: String, at until: Instant, of firing: Firing, zone: TimeZoneRules
+  ) -> Firing? {
+    guard let schedule = try? schedule(of: bytes, file: file, zone: zone) else { return nil }
+    var walk = schedule
+    walk.startFirings(from: until, to: until.adding(seconds: 1), limit: searchLimit)
+    var batch = FiringBatch()
+    repeat {
+      walk.nextFirings(max: 256, into: &batch)
+      for index in 0..<batch.count where batch[index].isSnooze && batch[index].uid == firing.uid {
+        return batch[index]
+      }
     } while !batch.isEmpty
     return nil
   }

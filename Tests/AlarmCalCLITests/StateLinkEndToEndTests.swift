@@ -1,0 +1,44 @@
+import CalDAVTestServers
+import Foundation
+import Testing
+
+/// push and pull with their state file (`.FILE.caldav.json`) replaced by a symbolic link to
+/// the calendar: the state is not written through it (issue 37, item 5).
+@Suite(.serialized, .enabled(if: CalDAVTestServer.shouldRun))
+struct StateLinkEndToEndTests {
+  private func run(_ arguments: [String], _ server: CalDAVTestServer) throws -> RunResult {
+    try runBinary(
+      arguments + ["--user", server.user],
+      environment: ["ALARMCAL_PASSWORD": server.password, "HOME": "/nonexistent"])
+  }
+
+  @Test("push and pull refuse a state file that is a link, and the calendar keeps its text")
+  func linkedState() throws {
+    let server = try CalDAVTestServer(.radicale)
+    defer { server.stopAndRemove() }
+    let url = server.collectionURL.absoluteString
+    let folder = try temporaryFolder()
+    let file = folder.appendingPathComponent("s.ics").path
+    try FileManager.default.copyItem(
+      atPath: samplesFolder.appendingPathComponent("nextcloud.ics").path, toPath: file)
+    let link = folder.appendingPathComponent(".s.ics.caldav.json").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "s.ics")
+    let before = try Data(contentsOf: URL(fileURLWithPath: file))
+    let refusal =
+      "alarmcal: error: \(link): is a symbolic link; alarmcal does not write through it (remove it)\n"
+
+    let push = try run(["push", file, "--url", url], server)
+    #expect(push.status == 74)
+    #expect(push.stderr == refusal)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+
+    let pull = try run(["pull", "--url", url, "-o", file], server)
+    #expect(pull.status == 74)
+    #expect(pull.stderr == refusal)
+    // The pulled calendar is the output asked for; the state went nowhere.
+    let pulled = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(pulled.hasPrefix("BEGIN:VCALENDAR"))
+    var status = stat()
+    #expect(lstat(link, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK)
+  }
+}

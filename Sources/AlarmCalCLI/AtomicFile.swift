@@ -100,7 +100,7 @@ enum AtomicFile {
   private static func notRegular(_ path: String, _ type: mode_t) -> WriteError {
     let what = type == S_IFLNK ? "a symbolic link" : "not a regular file"
     return WriteError(
-      message: "\(path): is \(what); alarmcal does not write through it (remove it)",
+      message: "\(path): is \(what); alarmcal neither reads nor writes through it (remove it)",
       refused: true)
   }
 

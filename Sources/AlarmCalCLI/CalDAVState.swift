@@ -54,6 +54,12 @@ struct CalDAVState: Codable, Equatable {
   /// before look new.
   static func load(for file: String) throws(LoadError) -> CalDAVState {
     let path = path(for: file)
+    // A link or other non-regular file is refused before it is read, as it is for writing.
+    do {
+      try AtomicFile.checkState(path)
+    } catch {
+      throw LoadError(message: error.message)
+    }
     guard FileManager.default.fileExists(atPath: path) else { return CalDAVState() }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw LoadError(message: "\(path): cannot read this state file")

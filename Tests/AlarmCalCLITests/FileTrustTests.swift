@@ -64,7 +64,8 @@ import Testing
     } catch {
       #expect(
         error.message
-          == "\(link): is a symbolic link; alarmcal does not write through it (remove it)")
+          == "\(link): is a symbolic link; alarmcal neither reads nor writes through it (remove it)"
+      )
       #expect(error.refused)
     }
     #expect(try contents(file) == before)
@@ -74,7 +75,7 @@ import Testing
     try FileManager.default.removeItem(atPath: link)
     try AtomicFile.checkState(link)
     try state.save(for: file)
-    #expect(CalDAVState.load(for: file) == state)
+    #expect(try CalDAVState.load(for: file) == state)
   }
 
   // MARK: item 6: in-place edits

@@ -29,7 +29,8 @@ struct TransportTrustEndToEndTests {
           method: "PUT", url: server.collectionURL.appendingPathComponent("big\(index).ics"),
           headers: ["Content-Type": "text/calendar; charset=utf-8"],
           body: Array(Self.largeEvent(uid: "big\(index)", bytes: 1 << 20).utf8)))
-      try #require(response.status == 201, "PUT answered \(response.status)")
+      // 204 too: under load a retried PUT finds the resource its first try made.
+      try #require([201, 204].contains(response.status), "PUT answered \(response.status)")
     }
     let output = try temporaryFolder().appendingPathComponent("pulled.ics").path
     let result = try runBinary(

@@ -17,7 +17,8 @@ public enum AlarmExportError: Error, Equatable, Sendable, CustomStringConvertibl
 /// Maps alarms to one VCALENDAR: a VEVENT with a VALARM per alarm, a VTODO per task, a
 /// VTIMEZONE per zone used.
 public struct AlarmExporter: Sendable {
-  /// The moment the export is for: each alarm starts at its first ring at or after it.
+  /// The moment the export is for: a one-shot alarm of a time of day starts at its first ring
+  /// at or after it (a repeating one at its first ring on or after ``AlarmRings/seriesEpoch``).
   public let now: Instant
   /// The DTSTAMP written on every event.
   public let timestamp: Instant
@@ -123,8 +124,8 @@ public struct AlarmExporter: Sendable {
           zoneIndex[alarm.timeZone] = current
         }
       }
-      let ring = AlarmRings.firstRing(
-        of: alarm.schedule, atOrAfter: now, in: zones[current].rules, today: zones[current].today)
+      let ring = AlarmRings.firstExportedRing(
+        of: alarm.schedule, now: now, in: zones[current].rules, today: zones[current].today)
       zones[current].earliest = min(zones[current].earliest ?? ring.instant, ring.instant)
       starts.append(ring.start)
     }
@@ -144,6 +145,7 @@ public struct AlarmExporter: Sendable {
     printer.write("UID", text: alarm.id)
     printer.write("DTSTAMP", value: stamp)
     printer.write("DTSTART", dateTime: .zoned(start, tzid: alarm.timeZone))
+    printer.write("DURATION", value: AlarmVocabulary.eventLength)
     if case .time(_, let days) = alarm.schedule {
       if days.isEmpty {
         printer.write(AlarmVocabulary.rings, value: AlarmVocabulary.ringsOnce)
@@ -167,12 +169,15 @@ public struct AlarmExporter: Sendable {
     } else {
       printer.write("UID", text: alarmUID)
     }
-    printer.write(
-      "ACTION",
-      value: alarm.enabled ? AlarmVocabulary.enabledAction : AlarmVocabulary.disabledAction)
+    let description = alarm.label.isEmpty ? Alarm.defaultLabel : alarm.label
+    if alarm.enabled {
+      printer.write("ACTION", value: AlarmVocabulary.enabledAction)
+      printer.write("DESCRIPTION", text: description)
+    } else {
+      printer.write("ACTION", value: AlarmVocabulary.disabledAction)
+    }
     printer.write("TRIGGER", duration: .zero)
-    // A URI, the type ATTACH has unless told otherwise: written as it is, without VALUE=URI.
-    if let sound = alarm.sound { printer.write("ATTACH", value: sound) }
+    if let sound = alarm.sound { printer.write(AlarmVocabulary.sound, text: sound) }
     printer.write(AlarmVocabulary.snooze, value: alarm.snooze ? "TRUE" : "FALSE")
     printer.write(
       AlarmVocabulary.snoozeInterval, duration: ICalDuration(seconds: alarm.snoozeMinutes * 60))
@@ -187,11 +192,12 @@ public struct AlarmExporter: Sendable {
       printer.write(
         "UID", text: AlarmIdentifier.derived(from: "snooze\u{0}\(alarmUID)\u{0}\(until)"))
       printer.write("ACTION", value: AlarmVocabulary.enabledAction)
+      printer.write("DESCRIPTION", text: description)
       printer.write(
         ICalProperty(
           "TRIGGER", DateTimeValue.utc(until.utc).icalString,
           parameters: [ICalParameter("VALUE", "DATE-TIME")]))
-      if let sound = alarm.sound { printer.write("ATTACH", value: sound) }
+      if let sound = alarm.sound { printer.write(AlarmVocabulary.sound, text: sound) }
       printer.write(
         .text("RELATED-TO", alarmUID, parameters: [ICalParameter("RELTYPE", "SNOOZE")]))
       printer.end("VALARM")
@@ -251,6 +257,26 @@ public struct AlarmExporter: Sendable {
 
 /// Ring-time arithmetic on alarm schedules.
 public enum AlarmRings {
+  /// The day from which repeating alarms are exported: their DTSTART is their first ring on or
+  /// after it (or after an earlier `now`), so an unchanged alarm exports the same event
+  /// whatever the export's moment, and a sync sends it once.
+  public static let seriesEpoch = LocalDate(daysSince1970: 20_454)  // 2026-01-01
+
+  /// The wall-clock start of the ring an export begins an alarm with: a repeating alarm's
+  /// first ring on or after ``seriesEpoch`` (or `now`, when earlier); a one-shot's first ring
+  /// at or after `now` (a time of day) or its own date-time.
+  static func firstExportedRing(
+    of schedule: Alarm.Schedule, now: Instant, in rules: TimeZoneRules, today: LocalDate
+  ) -> (start: LocalDateTime, instant: Instant) {
+    if case .time(_, let days) = schedule, !days.isEmpty {
+      let epoch = rules.instant(for: LocalDateTime(seriesEpoch, .midnight))
+      if epoch < now {
+        return firstRing(of: schedule, atOrAfter: epoch, in: rules, today: seriesEpoch)
+      }
+    }
+    return firstRing(of: schedule, atOrAfter: now, in: rules, today: today)
+  }
+
   /// The wall-clock start of the first ring at or after `now`: for a time-of-day alarm the
   /// next matching day whose ring instant (RFC 5545 §3.3.5) is not before `now`; for a
   /// one-shot reminder its own date-time.

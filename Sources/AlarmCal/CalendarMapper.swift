@@ -474,8 +474,9 @@ struct CalendarMapper {
       }
     }
     let sound =
-      action == "AUDIO" || action == AlarmVocabulary.disabledAction
-      ? soundName(valarm, in: item) : nil
+      valarm.propertyValue(uppercased: AlarmVocabulary.sound).map(TextEscaping.unescape)
+      ?? (action == "AUDIO" || action == AlarmVocabulary.disabledAction
+        ? soundName(valarm, in: item) : nil)
     let snooze =
       valarm.propertyValue(uppercased: AlarmVocabulary.snooze)?.asciiUppercased != "FALSE"
     var snoozeMinutes = Alarm.defaultSnoozeMinutes

@@ -81,4 +81,35 @@ struct LoopEndToEndTests {
     #expect(original.count > 6 * 50)
     #expect(try CalDAVEndToEndTests.firings([pulled]) == original)
   }
+
+  @Test(
+    "every server takes every exported alarm: Radicale, Xandikos and Cyrus IMAP",
+    arguments: CalDAVTestServer.Kind.everyServer)
+  func exportedAlarmsAccepted(kind: CalDAVTestServer.Kind) throws {
+    let server = try CalDAVTestServer(kind)
+    defer { server.stopAndRemove() }
+    let folder = try temporaryFolder()
+    var files: [String] = []
+    for name in ["alarms.json", "ios-alarms.json"] {
+      let target = folder.appendingPathComponent(name)
+      try FileManager.default.copyItem(at: samplesFolder.appendingPathComponent(name), to: target)
+      files.append(target.path)
+    }
+    let url = server.collectionURL.absoluteString
+    let now = ["--now", "2026-12-04T12:00:00Z", "--tz", "Europe/Berlin"]
+    let push = try CalDAVEndToEndTests.run(["push"] + files + ["--url", url] + now, server)
+    #expect(push.status == 0, "\(push.stderr)")
+    #expect(push.stdout == "pushed: 14 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts\n")
+    let pulled = folder.appendingPathComponent("pulled.ics").path
+    let pull = try CalDAVEndToEndTests.run(["pull", "--url", url, "-o", pulled], server)
+    #expect(pull.status == 0, "\(pull.stderr)")
+    let window = ["--from", "2026-12-04T12:00:00Z", "--to", "2027-12-04T00:00:00Z"]
+    let fields = { (text: String) in
+      CalDAVEndToEndTests.fields(["trigger", "uid", "action", "summary"], of: text)
+    }
+    let local = try runBinary(["upcoming"] + files + window + now + ["--format", "ndjson"])
+    let served = try runBinary(["upcoming", pulled] + window + now + ["--format", "ndjson"])
+    #expect(fields(local.stdout).count > 500)
+    #expect(fields(served.stdout) == fields(local.stdout))
+  }
 }

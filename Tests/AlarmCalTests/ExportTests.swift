@@ -21,11 +21,13 @@ import Testing
     #expect(text == expected, "actual output written to /tmp/export-small.actual.ics")
   }
 
-  /// The fixtures are what alarmcal printed through libical before its printer was written in
-  /// Swift (29c743e): `alarmcal convert Samples/NAME.json --to ics --tz Europe/Paris --now
-  /// 2026-12-02T08:00:00Z`, with the one line added since: each VALARM's RFC 9074 UID.
+  /// The fixtures began as what alarmcal printed through libical before its printer was
+  /// written in Swift (29c743e): `alarmcal convert Samples/NAME.json --to ics --tz Europe/Paris
+  /// --now 2026-12-02T08:00:00Z`, with the lines changed since: each VALARM's RFC 9074 UID;
+  /// DISPLAY with DESCRIPTION and X-ALARMCAL-SOUND for AUDIO with ATTACH; DURATION:PT1M; a
+  /// repeating alarm's DTSTART from 2026-01-01, not from now.
   @Test(
-    "every sample alarm list exports to the bytes libical's printer wrote for it",
+    "every sample alarm list exports to exactly the expected bytes",
     arguments: ["alarms", "ios-alarms"])
   func samples(name: String) throws {
     let bytes = try [UInt8](Data(contentsOf: samplesFolder.appendingPathComponent("\(name).json")))
@@ -35,6 +37,28 @@ import Testing
     let expected = try fixtureText("export-sample-\(name).ics")
     // Bytes, not String's ==, which equates canonically equivalent text.
     #expect(Array(text.utf8) == Array(expected.utf8))
+  }
+
+  @Test("a repeating alarm exports the same event whatever the export's moment")
+  func stableAcrossDays() throws {
+    let weekly = Alarm(
+      id: "w", schedule: .time(LocalTime(secondsSinceMidnight: 7 * 3600), repeat: [.monday]),
+      sound: "Radar", timeZone: "Europe/Berlin")
+    let stamp = try instant("20260101T000000Z")
+    let texts = try ["20261206T080000Z", "20261207T080000Z", "20280301T120000Z"].map {
+      try AlarmExporter(now: try instant($0), timestamp: stamp).text([weekly])
+    }
+    #expect(Set(texts).count == 1)
+    // The first Monday of 2026, 07:00 in Berlin; the event lasts a minute; DISPLAY rings.
+    let text = try #require(texts.first)
+    #expect(text.contains("DTSTART;TZID=Europe/Berlin:20260105T070000\r\nDURATION:PT1M\r\n"))
+    #expect(text.contains("ACTION:DISPLAY\r\nDESCRIPTION:Alarm\r\n"))
+    #expect(text.contains("X-ALARMCAL-SOUND:Radar\r\n"))
+    #expect(!text.contains("ATTACH"))
+    // Before 2026 the export's moment comes first, so the alarm rings from then.
+    let early = try AlarmExporter(now: try instant("20251201T080000Z"), timestamp: stamp)
+      .text([weekly])
+    #expect(early.contains("DTSTART;TZID=Europe/Berlin:20251208T070000\r\n"))
   }
 
   @Test(

@@ -221,11 +221,10 @@ import Testing
         timeZone: "Europe/Berlin"),
     ]
     let text = try AlarmExporter(now: testNow, timestamp: testNow).text(alarms)
-    // Only the interoperability notes (alarms ignored on import, a sound attachment): no error,
-    // no warning.
+    // Only the interoperability note (alarms ignored on import): no error, no warning.
     #expect(
       Validator.validate(Array(text.utf8), file: "export.ics").map(\.rule) == [
-        "interop.alarms-ignored", "interop.audio-attachment",
+        "interop.alarms-ignored"
       ])
   }
 

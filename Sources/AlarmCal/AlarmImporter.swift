@@ -92,8 +92,13 @@ public struct AlarmImporter: Sendable {
           summary: stray.propertyValue(uppercased: "SUMMARY").map(TextEscaping.unescape),
           reason: "stands outside any VCALENDAR", outcome: .skipped))
     }
+    let current = Self.currentMasters(of: calendars)
+    var firstOrder = 0
     for calendar in calendars {
       var mapper = CalendarMapper(importer: self, calendar: calendar)
+      mapper.firstOrder = firstOrder
+      mapper.currentElsewhere = current
+      firstOrder += calendar.components.count
       mapper.run()
       result.alarms.append(taking: &mapper.alarms)
       result.tasks.append(taking: &mapper.tasks)
@@ -104,6 +109,34 @@ public struct AlarmImporter: Sendable {
     result.losses = Self.inFileOrder(result.losses, line: \.line)
     result.warnings = Self.inFileOrder(result.warnings, line: \.line)
     return result
+  }
+
+  /// The current master (RFC 5546 §2.1.5) of each UID that more than one of `calendars`
+  /// holds, with its line: iTIP messages and some exports put each revision in a calendar of
+  /// its own.
+  static func currentMasters(of calendars: [ICalComponent]) -> [String: (
+    revision: ComponentRevision, line: Int?
+  )] {
+    guard calendars.count > 1 else { return [:] }
+    var found: [String: (revision: ComponentRevision, line: Int?, calendar: Int)] = [:]
+    var spread: Set<String> = []
+    var order = 0
+    for (number, calendar) in calendars.enumerated() {
+      for item in calendar.components {
+        defer { order += 1 }
+        guard item.name == "VEVENT" || item.name == "VTODO",
+          !item.hasProperty(uppercased: "RECURRENCE-ID"),
+          let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape), !uid.isEmpty
+        else { continue }
+        let revision = ComponentRevision(of: item, order: order)
+        if let known = found[uid] {
+          if known.calendar != number { spread.insert(uid) }
+          if revision < known.revision { continue }
+        }
+        found[uid] = (revision, item.line, number)
+      }
+    }
+    return found.filter { spread.contains($0.key) }.mapValues { ($0.revision, $0.line) }
   }
 
   private static func inFileOrder<Item>(_ items: [Item], line: (Item) -> Int?) -> [Item] {
@@ -160,14 +193,16 @@ struct AlarmState {
     self.hasSnoozeAlarms = hasSnoozeAlarms
   }
 
-  /// Sets the alarm's UID, acknowledgement and pending snooze from `valarm`.
-  func apply(to alarm: inout Alarm, from valarm: ICalComponent) {
+  /// Sets the alarm's UID, acknowledgement and pending snooze from `valarm`. Thunderbird's
+  /// snooze (X-MOZ-SNOOZE-TIME) is the item's, one ring for all its alarms: it goes to the
+  /// item's first alarm (`isFirst`) alone, so a list made of the item rings it once.
+  func apply(to alarm: inout Alarm, from valarm: ICalComponent, isFirst: Bool) {
     let uid = AlarmComponent.uid(of: valarm)
     if let uid, uid != AlarmIdentifier.alarmUID(forAlarm: alarm.id) { alarm.alarmUID = uid }
     let acknowledged = AlarmComponent.acknowledged(of: valarm).flatMap(placer.instant)
     alarm.acknowledgedAt = AlarmComponent.acknowledgement(own: acknowledged, itemLastAck: lastAck)
     var snooze = uid.flatMap { snoozes[$0] }
-    if let mozillaSnooze, !AlarmComponent.covers(lastAck, ringAt: mozillaSnooze) {
+    if isFirst, let mozillaSnooze, !AlarmComponent.covers(lastAck, ringAt: mozillaSnooze) {
       snooze = max(snooze ?? mozillaSnooze, mozillaSnooze)
     }
     alarm.snoozedUntil = snooze
@@ -185,8 +220,11 @@ struct AlarmState {
 /// calendar's VTIMEZONEs, IANA or Windows names), UTC in Google's X-WR-TIMEZONE or UTC, and
 /// floating times and dates in X-WR-TIMEZONE or the default zone (`--tz`).
 struct TimePlacer {
-  /// TZID → IANA id, from each VTIMEZONE's TZID or X-LIC-LOCATION.
+  /// TZID → IANA id, from each VTIMEZONE's TZID or X-LIC-LOCATION, or the IANA zone with its
+  /// offsets.
   let definedZones: [String: String]
+  /// TZID → why its VTIMEZONE is not read as the IANA zone it names (it defines other offsets).
+  var disagreeingZones: [String: String] = [:]
   /// Google's calendar-wide zone, if any.
   let calendarZone: String?
   /// The zone for floating times when the calendar names none.
@@ -200,6 +238,9 @@ struct TimePlacer {
     var local = value.local
     switch value {
     case .zoned(_, let tzid):
+      if definedZones[tzid] == nil, let note = disagreeingZones[tzid] {
+        return .failure(LossReason(note))
+      }
       guard let iana = definedZones[tzid] ?? TimeZoneNames.ianaIdentifier(forTZID: tzid) else {
         return .failure(
           LossReason("time zone \(quoted(tzid)) is neither an IANA nor a Windows zone"))

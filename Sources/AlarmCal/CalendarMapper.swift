@@ -4,6 +4,11 @@ import ICalendar
 struct CalendarMapper {
   let importer: AlarmImporter
   let calendar: ICalComponent
+  /// Where this calendar's components start among all the file's calendars' components.
+  var firstOrder = 0
+  /// The current master of each UID that several calendars of the file hold: its revision
+  /// (ordered by place in the file) and line. A master here that is older is passed over.
+  var currentElsewhere: [String: (revision: ComponentRevision, line: Int?)] = [:]
   var alarms: [Alarm] = []
   var tasks: [ToDo] = []
   var losses: [ImportLoss] = []
@@ -26,24 +31,39 @@ struct CalendarMapper {
     self.importer = importer
     self.calendar = calendar
     var zones: [String: String] = [:]
+    var disagreeing: [String: String] = [:]
+    // Offsets are compared from a year before the import to two years after it.
+    let year: Int64 = 366 * 86_400
+    let (from, to) = (importer.now.adding(seconds: -year), importer.now.adding(seconds: 2 * year))
     for vtimezone in calendar.components(named: "VTIMEZONE") {
       guard let tzid = vtimezone.propertyValue(uppercased: "TZID") else { continue }
       let candidates = [tzid, vtimezone.propertyValue(uppercased: "X-LIC-LOCATION")].compactMap {
         $0
       }
-      if let iana = candidates.lazy.compactMap(TimeZoneNames.ianaIdentifier(forTZID:)).first {
-        zones[tzid] = iana
-      } else if let rules = VTimezoneRules(vtimezone) {
-        // A custom definition ("Customized Time Zone"): the IANA zone with the same offsets
-        // from a year before the import to two years after it.
-        let year: Int64 = 366 * 86_400
-        zones[tzid] = VTimezoneMatcher.ianaIdentifier(
-          for: rules, preferring: [importer.defaultTimeZone],
-          from: importer.now.adding(seconds: -year), to: importer.now.adding(seconds: 2 * year))
+      let named = candidates.lazy.compactMap(TimeZoneNames.ianaIdentifier(forTZID:)).first
+      let rules = VTimezoneRules(vtimezone)
+      if let named,
+        rules.map({ VTimezoneMatcher.agrees($0, with: named, from: from, to: to) })
+          ?? true
+      {
+        zones[tzid] = named
+      } else if let rules {
+        // A custom definition ("Customized Time Zone"), or one that disagrees with the IANA
+        // zone it names: the file governs the times it defines (RFC 5545 §3.6.5), so the
+        // IANA zone with the file's offsets.
+        let matched = VTimezoneMatcher.ianaIdentifier(
+          for: rules, preferring: [importer.defaultTimeZone], from: from, to: to)
+        zones[tzid] = matched
+        if let named {
+          disagreeing[tzid] =
+            "its VTIMEZONE \(quoted(tzid)) defines other offsets than the IANA zone \(named); "
+            + (matched.map { "its times are read as the file defines them, in \($0)" }
+              ?? "no IANA zone has the file's offsets")
+        }
       }
     }
     placer = TimePlacer(
-      definedZones: zones, calendarZone: calendar.calendarTimeZone,
+      definedZones: zones, disagreeingZones: disagreeing, calendarZone: calendar.calendarTimeZone,
       defaultZone: importer.defaultTimeZone)
   }
 
@@ -85,6 +105,17 @@ struct CalendarMapper {
         revision(items, older).supersededReason(by: revision(items, newer), line: items[newer].line)
       )
       if isOverride { overrides[key] = newer } else { masters[key] = newer }
+    }
+    // A newer revision in another calendar of the file: this one and its overrides are passed
+    // over, as within one calendar.
+    for (key, index) in masters {
+      guard let newer = currentElsewhere[key], revision(items, index) < newer.revision else {
+        continue
+      }
+      warn(
+        items[index], revision(items, index).supersededReason(by: newer.revision, line: newer.line))
+      masters[key] = nil
+      overrides = overrides.filter { !$0.key.hasPrefix(key + "\u{0}") }
     }
     let currentOnes = Set(masters.values).union(overrides.values)
     let current = items.indices.filter { currentOnes.contains($0) }
@@ -179,7 +210,7 @@ struct CalendarMapper {
   }
 
   private func revision(_ items: [ICalComponent], _ index: Int) -> ComponentRevision {
-    ComponentRevision(of: items[index], order: index)
+    ComponentRevision(of: items[index], order: firstOrder + index)
   }
 
   /// The instance an override replaces, as `upcoming` writes a recurrence id: its UTC instant
@@ -259,6 +290,9 @@ struct CalendarMapper {
       lose(item, reason.text, .skipped)
       return
     }
+    if case .zoned(_, let tzid) = anchorValue, let note = placer.disagreeingZones[tzid] {
+      warn(item, note)
+    }
     guard let repeatDays = repeatDays(item, start: anchor.local, hasStart: startProperty != nil)
     else {
       return
@@ -291,7 +325,7 @@ struct CalendarMapper {
       alarm.extraFields = extraFields
       keptCount += 1
       if item.isCompletedTask { alarm.enabled = false }
-      state.apply(to: &alarm, from: valarm)
+      state.apply(to: &alarm, from: valarm, isFirst: keptCount == 1)
       if let ring = mapped.onlyRing {
         switchOffIfRang(&alarm, ring: ring, item: item, zone: anchor.zone)
       }
@@ -455,7 +489,7 @@ struct CalendarMapper {
       let interval = valarm.propertyValue(uppercased: "DURATION") ?? "?"
       lose(item, "REPEAT:\(count) re-rings every \(interval)", .alarmKept("it rings once"))
     }
-    guard let ring = ringTime(alarm, item: item, anchor: anchor, repeating: !repeatDays.isEmpty)
+    guard let ring = ringTime(alarm, item: item, anchor: anchor, repeatDays: repeatDays)
     else { return nil }
     let schedule: Alarm.Schedule
     if repeatDays.isEmpty {
@@ -532,8 +566,9 @@ struct CalendarMapper {
   /// The wall-clock ring of the first instance, in the anchor's zone; nil after a loss.
   private mutating func ringTime(
     _ alarm: AlarmComponent, item: ICalComponent,
-    anchor: (zone: TimeZoneRules, local: LocalDateTime), repeating: Bool
+    anchor: (zone: TimeZoneRules, local: LocalDateTime), repeatDays: Set<Weekday>
   ) -> LocalDateTime? {
+    let repeating = !repeatDays.isEmpty
     let offset: ICalDuration
     let fromEnd: Bool
     switch alarm.trigger {
@@ -565,7 +600,62 @@ struct CalendarMapper {
       lose(item, "TRIGGER \(text) rings outside the years 1 to 9999", .alarmSkipped)
       return nil
     }
+    if offset.seconds != 0 {
+      reportExactTrigger(
+        alarm, item: item, offset: offset, base: base, ring: ring, anchor: anchor,
+        repeatDays: repeatDays)
+    }
     return ring
+  }
+
+  /// A loss line when a trigger's exact part (hours, minutes, seconds: elapsed time, RFC 5545
+  /// §3.3.6) makes the calendar ring off the clock alarm's wall-clock time: where a DST change
+  /// falls between the ring and the start (or end) it counts from, and where the ring's
+  /// reading occurs twice (a clock alarm rings at the first). A repeating alarm's nights are
+  /// looked for over two years from the import's moment.
+  private mutating func reportExactTrigger(
+    _ alarm: AlarmComponent, item: ICalComponent, offset: ICalDuration, base: LocalDateTime,
+    ring: LocalDateTime, anchor: (zone: TimeZoneRules, local: LocalDateTime),
+    repeatDays: Set<Weekday>
+  ) {
+    let zone = anchor.zone
+    let baseShift = base.date.daysSince1970 - anchor.local.date.daysSince1970
+    let ringShift = ring.date.daysSince1970 - anchor.local.date.daysSince1970
+    /// Whether the instance starting on `date` rings off its clock alarm's time.
+    func isOff(_ date: LocalDate) -> Bool {
+      let from = AlarmTriggers.Moment(
+        LocalDateTime(date.adding(days: baseShift), base.time), in: zone)
+      let calendar = AlarmTriggers.instant(offset, after: from, in: zone)
+      return calendar != zone.instant(for: LocalDateTime(date.adding(days: ringShift), ring.time))
+    }
+    var nights: [LocalDate] = []
+    if repeatDays.isEmpty {
+      if isOff(anchor.local.date) { nights.append(anchor.local.date) }
+    } else {
+      let today = zone.local(at: importer.now).date
+      var previous = zone.offset(at: zone.instant(for: LocalDateTime(today, .midnight)))
+      for day in 1...731 {
+        let date = today.adding(days: day)
+        let current = zone.offset(at: zone.instant(for: LocalDateTime(date, .midnight)))
+        defer { previous = current }
+        guard current != previous else { continue }
+        // The change fell on the day before `date`: instances a day either side may straddle it.
+        for candidate in [date.adding(days: -2), date.adding(days: -1), date]
+        where repeatDays.contains(candidate.weekday) && !nights.contains(candidate)
+          && isOff(candidate)
+        {
+          nights.append(candidate)
+        }
+      }
+    }
+    guard !nights.isEmpty else { return }
+    let text = alarm.component.propertyValue(uppercased: "TRIGGER") ?? ""
+    let shown = nights.prefix(4).map(\.description).joined(separator: ", ")
+    let more = nights.count > 4 ? " and \(nights.count - 4) more" : ""
+    lose(
+      item,
+      "TRIGGER \(text) counts exact time across a DST change, so the calendar rings an hour off \(AlarmTextFormats.clockString(ring.time)) for the instance of \(shown)\(more)",
+      .alarmKept("it rings at \(AlarmTextFormats.clockString(ring.time)) on its wall clock"))
   }
 
   /// An absolute trigger's wall-clock reading in `zone`; nil after a loss.

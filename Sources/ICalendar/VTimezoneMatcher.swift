@@ -3,6 +3,24 @@ import Foundation
 /// Finds the IANA zone that a custom VTIMEZONE (Outlook's "Customized Time Zone", a Windows
 /// name alarmcal does not know, an invented TZID) describes, by comparing offsets.
 public enum VTimezoneMatcher {
+  /// Whether a VTIMEZONE agrees with the IANA zone its TZID names where it defines offsets:
+  /// from `from` to `to` when an observance recurs without end; otherwise from its first onset
+  /// (not before 1970: older ones are mostly placeholders such as Outlook's 1601) to its last,
+  /// past which the IANA zone continues it (RFC 5545 §3.6.5: the VTIMEZONE governs the times
+  /// it defines; khal writes definitions cut to one year).
+  public static func agrees(
+    _ rules: VTimezoneRules, with iana: String, from: Instant, to: Instant
+  ) -> Bool {
+    guard let zone = TimeZoneRules(identifier: iana) else { return false }
+    guard let last = rules.definedUntil, let first = rules.transitions.first?.instant else {
+      return ianaIdentifier(for: rules, preferring: [iana], from: from, to: to) == iana
+    }
+    let start = max(first, Instant(secondsSince1970: 0))
+    guard start < last else { return zone.offset(at: start) == rules.offset(at: start) }
+    return ianaIdentifier(for: rules, preferring: [iana], from: start, to: last.adding(seconds: 1))
+      == iana
+  }
+
   /// The first of `preferred`, then of CLDR's primary Windows zones, then of all zones the
   /// system knows, whose offsets equal the VTIMEZONE's at every change from `from` to `to`.
   public static func ianaIdentifier(

@@ -8,6 +8,9 @@ public struct VTimezoneRules: ZoneOffsets {
   public let transitions: [(instant: Instant, offset: Int)]
   /// The offset before the first transition (the earliest observance's TZOFFSETFROM).
   public let initialOffset: Int
+  /// The last onset the definition gives when no observance recurs without end (khal's
+  /// cut-down definitions): past it the file says nothing new. Nil when one recurs without end.
+  public let definedUntil: Instant?
 
   /// The years observances are expanded through; later readings use the last offset known.
   public static let lastExpandedYear = 2200
@@ -23,6 +26,7 @@ public struct VTimezoneRules: ZoneOffsets {
         LocalDateTime($0, .midnight)
       })
     else { return nil }
+    var endless = false
     for observance in component.components
     where observance.name == "STANDARD" || observance.name == "DAYLIGHT" {
       guard let fromText = observance.property("TZOFFSETFROM")?.value,
@@ -36,6 +40,7 @@ public struct VTimezoneRules: ZoneOffsets {
         let rule = try? RecurrenceRule(parsing: text)
       {
         // alarmcal's own iterator: bounded work, even for a hostile observance rule.
+        if rule.count == nil && rule.until == nil { endless = true }
         var iterator = RecurrenceIterator(rule: rule, start: start, workLimit: 100_000)
         onsets = []
         while onsets.count < 20_000, let onset = iterator.next(), onset <= end {
@@ -56,6 +61,7 @@ public struct VTimezoneRules: ZoneOffsets {
     self.tzid = tzid
     initialOffset = changes[0].from
     transitions = changes.map { ($0.instant, $0.offset) }
+    definedUntil = endless ? nil : changes.last?.instant
   }
 
   /// The offset in force at an instant.

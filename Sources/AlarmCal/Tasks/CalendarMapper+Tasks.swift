@@ -84,7 +84,7 @@ extension CalendarMapper {
           number: position, uid: id)?.alarm
       else { continue }
       alarm.id = "\(id)#\(position)"
-      state.apply(to: &alarm, from: valarm)
+      state.apply(to: &alarm, from: valarm, isFirst: position == 1)
       // With no repeat days, mapAlarm gives a one-shot alarm.
       guard case .at(let reading) = alarm.schedule else { continue }
       let ring = anchor.zone.instant(for: reading)

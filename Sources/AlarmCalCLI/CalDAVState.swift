@@ -27,10 +27,15 @@ struct CalDAVState: Codable, Equatable {
 
   /// What is known of one collection.
   struct Collection: Codable, Equatable {
-    /// The token from the last pull's sync-collection or PROPFIND, if the server offers one.
+    /// The token from the last pull's sync-collection or PROPFIND, or the one a push took before
+    /// its first write, if the server offers one.
     var syncToken: String?
     /// The resources by href path (percent-encoded, as the server names them).
     var resources: [String: Resource] = [:]
+    /// Paths whose server copy at ``syncToken`` may differ from what ``resources`` records
+    /// (changed, added or removed by another client before a push took the token): the next
+    /// incremental pull reads them besides the token's changes.
+    var pending: [String]? = nil
   }
 
   /// The collections by URL.

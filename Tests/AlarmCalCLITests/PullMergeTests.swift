@@ -5,7 +5,8 @@ import Testing
 
 /// Pull after local edits and after pushes: a local change that was not pushed survives (a
 /// change on both sides is named and kept), and a push leaves a token the next pull starts
-/// from without skipping another client's edit. The real binary on Radicale and Xandikos.
+/// from without skipping another client's edit. The real binary on Radicale and Xandikos, and
+/// Cyrus when installed.
 @Suite(.serialized, .enabled(if: CalDAVTestServer.shouldRun))
 struct PullMergeTests {
   typealias Scope = CalDAVScopeTests
@@ -47,7 +48,7 @@ struct PullMergeTests {
 
   @Test(
     "pull keeps a local snooze, merges the server's other changes; push then sends the snooze",
-    arguments: CalDAVTestServer.Kind.allCases)
+    arguments: Joints.servers)
   func pullKeepsSnooze(kind: CalDAVTestServer.Kind) throws {
     let server = try CalDAVTestServer(kind)
     defer { server.stopAndRemove() }
@@ -78,7 +79,7 @@ struct PullMergeTests {
 
   @Test(
     "a resource changed here and on the server: pull keeps this file's, names it, exits 1",
-    arguments: CalDAVTestServer.Kind.allCases)
+    arguments: Joints.servers)
   func pullConflict(kind: CalDAVTestServer.Kind) throws {
     let server = try CalDAVTestServer(kind)
     defer { server.stopAndRemove() }
@@ -109,13 +110,13 @@ struct PullMergeTests {
 
   @Test(
     "after a push, pull asks only for the changes: another client's edit comes in",
-    arguments: CalDAVTestServer.Kind.allCases)
+    arguments: Joints.servers)
   func pullAfterPush(kind: CalDAVTestServer.Kind) throws {
     let server = try CalDAVTestServer(kind)
     defer { server.stopAndRemove() }
     let url = server.collectionURL.absoluteString
     let file = try Scope.alarmsFile(
-      Scope.calendar([Scope.event("a"), Scope.event("b"), Scope.event("c")]))
+      Scope.calendar([Joints.event("a"), Joints.event("b"), Joints.event("c")]))
     #expect(try Self.run(["push", file, "--url", url], server).status == 0)
     try Joints.editOnServer(server, uid: "b", prefix: "Theirs")
     let pull = try Self.run(["pull", "--url", url, "-o", file], server)
@@ -135,23 +136,23 @@ struct PullMergeTests {
 
   @Test(
     "an edit another client made before a push is not skipped by the token the push keeps",
-    arguments: CalDAVTestServer.Kind.allCases)
+    arguments: Joints.servers)
   func editBeforePushNotSkipped(kind: CalDAVTestServer.Kind) throws {
     let server = try CalDAVTestServer(kind)
     defer { server.stopAndRemove() }
     let url = server.collectionURL.absoluteString
-    let file = try Scope.alarmsFile(Scope.calendar([Scope.event("a"), Scope.event("b")]))
+    let file = try Scope.alarmsFile(Scope.calendar([Joints.event("a"), Joints.event("b")]))
     #expect(try Self.run(["push", file, "--url", url], server).status == 0)
     #expect(try Self.run(["pull", "--url", url, "-o", file], server).status == 0)
     // Another client edits b and adds d; then this file adds c and is pushed.
     try Joints.editOnServer(server, uid: "b", prefix: "Theirs")
     let session = CalDAVSession(client: DAVClient(credentials: server.credentials))
     _ = try session.put(
-      Array(Scope.calendar([Scope.event("d")]).utf8),
+      Array(Scope.calendar([Joints.event("d")]).utf8),
       at: server.collectionURL.appendingPathComponent("d.ics"), replacing: nil)
     var text = try String(contentsOfFile: file, encoding: .utf8)
     text = text.replacingOccurrences(
-      of: "END:VCALENDAR", with: Scope.event("c") + "END:VCALENDAR")
+      of: "END:VCALENDAR", with: Joints.event("c") + "END:VCALENDAR")
     try text.write(toFile: file, atomically: true, encoding: .utf8)
     let push = try Self.run(["push", file, "--url", url], server)
     #expect(
@@ -166,7 +167,7 @@ struct PullMergeTests {
 
   @Test(
     "pull keeps a local dismissal",
-    arguments: CalDAVTestServer.Kind.allCases)
+    arguments: Joints.servers)
   func pullKeepsDismissal(kind: CalDAVTestServer.Kind) throws {
     let server = try CalDAVTestServer(kind)
     defer { server.stopAndRemove() }
@@ -187,7 +188,7 @@ struct PullMergeTests {
 
   @Test(
     "a resource changed here and deleted on the server: kept in the file, named, pushed again",
-    arguments: CalDAVTestServer.Kind.allCases)
+    arguments: Joints.servers)
   func changedHereDeletedThere(kind: CalDAVTestServer.Kind) throws {
     let server = try CalDAVTestServer(kind)
     defer { server.stopAndRemove() }

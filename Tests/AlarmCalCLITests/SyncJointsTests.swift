@@ -5,7 +5,8 @@ import Testing
 
 /// Push where it meets the server's own mind: a refused resource is that resource's problem
 /// (the push goes on), and a copy on the server that nothing records is adopted when it is
-/// what would be sent. The real binary against Radicale, Xandikos and a scripted server.
+/// what would be sent. The real binary against Radicale, Xandikos (and Cyrus when installed)
+/// and a scripted server.
 @Suite(.serialized, .enabled(if: CalDAVTestServer.shouldRun))
 struct SyncJointsTests {
   typealias Scope = CalDAVScopeTests
@@ -13,6 +14,18 @@ struct SyncJointsTests {
   static func run(_ arguments: [String], _ server: CalDAVTestServer) throws -> RunResult {
     try CalDAVEndToEndTests.run(arguments, server)
   }
+
+  /// One VEVENT that ends (Cyrus refuses a timed one with DTSTART alone).
+  static func event(_ uid: String, summary: String = "Wake") -> String {
+    Scope.event(uid, summary: summary).replacingOccurrences(
+      of: "DTSTART:20270101T070000Z\r\n",
+      with: "DTSTART:20270101T070000Z\r\nDTEND:20270101T071000Z\r\n")
+  }
+
+  /// Radicale and Xandikos, and Cyrus when it is installed (the samples' events all end, so
+  /// Cyrus stores them).
+  static let servers =
+    CalDAVTestServer.Kind.allCases + (CalDAVTestServer.cyrusShouldRun ? [.cyrus] : [])
 
   /// The text of the server's resource holding `uid`.
   static func serverText(_ server: CalDAVTestServer, uid: String) throws -> String? {
@@ -60,13 +73,15 @@ struct SyncJointsTests {
 
   @Test(
     "lost state: the server's equal copies are adopted as this list's, without a word",
-    arguments: CalDAVTestServer.Kind.allCases)
+    arguments: servers)
   func adoption(kind: CalDAVTestServer.Kind) throws {
     let server = try CalDAVTestServer(kind)
     defer { server.stopAndRemove() }
     let url = server.collectionURL.absoluteString
     let file = try Scope.alarmsFile(
-      Scope.calendar([Scope.event("a"), Scope.event("b"), Scope.event("c")]))
+      Scope.calendar([
+        Self.event("a"), Self.event("b"), Self.event("c"),
+      ]))
     #expect(try Self.run(["push", file, "--url", url], server).status == 0)
     try FileManager.default.removeItem(atPath: CalDAVStatePath.of(file))
     let again = try Self.run(["push", file, "--url", url], server)
@@ -77,7 +92,7 @@ struct SyncJointsTests {
         == "pushed: 0 new, 0 changed, 3 unchanged, 0 deleted, 0 conflicts, 0 refused\n")
     #expect(try Self.recordedLists(of: file) == ["alarms", "alarms", "alarms"])
     // Adopted means this list's: --delete-missing may take one the file dropped.
-    try Scope.calendar([Scope.event("a"), Scope.event("b")]).write(
+    try Scope.calendar([Self.event("a"), Self.event("b")]).write(
       toFile: file, atomically: true, encoding: .utf8)
     let delete = try Self.run(["push", file, "--url", url, "--delete-missing"], server)
     #expect(delete.status == 0, "\(delete.stderr)")
@@ -89,16 +104,17 @@ struct SyncJointsTests {
 
   @Test(
     "lost state: a different server copy is a conflict saying how to resolve it; --overwrite",
-    arguments: CalDAVTestServer.Kind.allCases)
+    arguments: servers)
   func lostStateConflict(kind: CalDAVTestServer.Kind) throws {
     let server = try CalDAVTestServer(kind)
     defer { server.stopAndRemove() }
     let url = server.collectionURL.absoluteString
-    let file = try Scope.alarmsFile(Scope.calendar([Scope.event("a"), Scope.event("b")]))
+    let file = try Scope.alarmsFile(
+      Scope.calendar([Self.event("a"), Self.event("b")]))
     #expect(try Self.run(["push", file, "--url", url], server).status == 0)
     try FileManager.default.removeItem(atPath: CalDAVStatePath.of(file))
     // The copy on the server carries this list's mark; that alone makes it nobody's.
-    try Scope.calendar([Scope.event("a", summary: "Mine"), Scope.event("b")]).write(
+    try Scope.calendar([Self.event("a", summary: "Mine"), Self.event("b")]).write(
       toFile: file, atomically: true, encoding: .utf8)
     let push = try Self.run(["push", file, "--url", url], server)
     #expect(push.status == 1, "\(push.stderr)")

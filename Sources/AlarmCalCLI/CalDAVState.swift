@@ -3,7 +3,8 @@ import Foundation
 
 /// What push and pull remember of a calendar collection for one local file, kept next to it in
 /// `.NAME.caldav.json` (written atomically): each resource's href, UID, ETag and a digest of the
-/// text alarmcal would send for it, and the collection's sync token. Keyed by collection URL,
+/// text alarmcal would send for it (so push and pull tell a local change), and the
+/// collection's sync token with the paths it does not cover. Keyed by collection URL,
 /// so one file can be pushed to several calendars.
 struct CalDAVState: Codable, Equatable {
   /// One resource on the server as last seen.
@@ -17,7 +18,8 @@ struct CalDAVState: Codable, Equatable {
     var digest: String
     /// Whether alarmcal put the `X-ALARMCAL-LIST` mark on it.
     var marked: Bool
-    /// Its text as the server gave it (pull only: an incremental pull rebuilds the file from it).
+    /// Its text as the server gave it, in state files older than the merging pull (which reads
+    /// the file itself, and writes nil here): still the base of a resource the file lacks.
     var data: String?
     /// The list (`--list`) whose push created, wrote or adopted it; nil when it was only
     /// pulled, and in state files older than this field. Only a resource of this list with
@@ -27,10 +29,15 @@ struct CalDAVState: Codable, Equatable {
 
   /// What is known of one collection.
   struct Collection: Codable, Equatable {
-    /// The token from the last pull's sync-collection or PROPFIND, if the server offers one.
+    /// The token from the last pull's sync-collection or PROPFIND, or the one a push took before
+    /// its first write, if the server offers one.
     var syncToken: String?
     /// The resources by href path (percent-encoded, as the server names them).
     var resources: [String: Resource] = [:]
+    /// Paths whose server copy at ``syncToken`` may differ from what ``resources`` records
+    /// (changed, added or removed by another client before a push took the token): the next
+    /// incremental pull reads them besides the token's changes.
+    var pending: [String]? = nil
   }
 
   /// The collections by URL.

@@ -14,9 +14,15 @@ enum PullCommand {
     Write a CalDAV calendar as one .ics file: every VEVENT and VTODO with their VALARMs, and
     each VTIMEZONE once. The first pull reads everything (calendar-query, RFC 4791 §7.8);
     later ones ask only for what changed since (sync-collection, RFC 6578) when the server
-    offers it, and fetch just that (calendar-multiget). The token, each resource's ETag and
-    text are kept in .FILE.caldav.json next to FILE, which 'alarmcal push FILE' then uses: a
-    resource changed on the server since this pull is a conflict there, not an overwrite.
+    offers it, and fetch just that (calendar-multiget); after 'alarmcal push FILE', from the
+    token the push took. The token and each resource's ETag and digest are kept in
+    .FILE.caldav.json next to FILE, which 'alarmcal push FILE' then uses: a resource changed
+    on the server since this pull is a conflict there, not an overwrite.
+
+    A change made in FILE since the last pull or push (a snooze, a dismissal, an edit, a new
+    alarm) is kept, and the server's changes to the other resources are merged in; 'push'
+    then sends it. A resource changed in FILE and on the server keeps FILE's version and is
+    named as a conflict.
 
     Options:
       --url URL          The calendar collection (see 'alarmcal calendars').
@@ -25,7 +31,8 @@ enum PullCommand {
       -h, --help         Show this help.
 
     Prints "pulled: N resources (full read)" or "pulled: N changed, N removed (sync-collection)".
-    Exit status: 0 done, 64 usage error, 65 unusable calendar data or state file, 69 server
+    Exit status: 0 done, 1 conflicts (FILE's versions kept, the rest merged), 64 usage
+    error, 65 unusable calendar data, FILE or state file, 69 server
     unreachable (or 5xx, 404, TLS failure), 74 write error, 76 unusable answer (an href
     outside the collection too), 77 credentials or access refused (401, 403).
 
@@ -70,59 +77,31 @@ enum PullCommand {
       err.write("alarmcal: error: \(error.message)\n")
       return .badData
     }
+    let local: LocalCopy
+    switch LocalCopy.read(options.output, known: known, context: context) {
+    case .success(let read): local = read
+    case .failure(let stop): return stop.status
+    }
     let session: CalDAVSession
     switch options.connection.session(context: context) {
     case .success(let opened): session = opened
     case .failure(let stop): return stop.status
     }
+    var merge = Merge(collection: collection, known: known, local: local)
     let summary: String
     do {
-      if let token = known.syncToken, known.resources.values.allSatisfy({ $0.data != nil }),
-        let changes = try session.changes(in: collection, since: token)
-      {
-        let fetched = try session.calendarObjects(
-          at: changes.changed.map(\.url), in: collection)
-        for url in changes.removed { known.resources[url.path(percentEncoded: true)] = nil }
-        for object in fetched { remember(object, in: &known, before: known) }
-        known.syncToken = changes.token
-        summary =
-          "pulled: \(fetched.count) changed, \(changes.removed.count) removed (sync-collection)\n"
-      } else {
-        // The token first: a change made during the read is then fetched again next time.
-        let token = try session.syncToken(of: collection)
-        let objects = try session.calendarObjects(in: collection)
-        let before = known
-        known = CalDAVState.Collection(syncToken: token)
-        for object in objects { remember(object, in: &known, before: before) }
-        summary = "pulled: \(objects.count) resources (full read)\n"
-      }
+      summary = try merge.read(session)
     } catch {
       return CalDAVConnection.report(error, context: context)
     }
     let bytes: [UInt8]
-    let pathOfUID: [String: String]
     do {
-      (bytes, pathOfUID) = try joined(
-        known.resources.compactMap { path, resource in resource.data.map { (path, $0) } },
-        collection: collection)
+      bytes = try merge.write()
     } catch {
       err.write("alarmcal: error: \(error.message)\n")
       return .badData
     }
-    // What push would send for each resource of the written file, so an unchanged one is not
-    // sent again.
-    do {
-      let again = try CalendarResources.split(try ICalendarReader.read(bytes))
-      for resource in again {
-        guard let path = pathOfUID[resource.uid] else { continue }
-        known.resources[path]?.uid = resource.uid
-        known.resources[path]?.digest = CalDAVState.digest(resource.bytes)
-      }
-    } catch {
-      err.write("alarmcal: error: \(collection.absoluteString): \(error)\n")
-      return .badData
-    }
-    state.collections[collection.absoluteString] = known
+    state.collections[collection.absoluteString] = merge.known
     do {
       try AtomicFile.write(bytes, to: options.output)
       try state.save(for: options.output)
@@ -130,8 +109,9 @@ enum PullCommand {
       err.write("alarmcal: error: \(error.message)\n")
       return .ioError
     }
+    for line in merge.conflicts { err.write(line) }
     context.standardOutput.write(summary)
-    return .success
+    return merge.conflicts.isEmpty ? .success : .problemsFound
   }
 
   /// A resource that is not iCalendar text.
@@ -169,19 +149,5 @@ enum PullCommand {
     var printer = ICalendarPrinter()
     for calendar in joined { printer.write(calendar) }
     return (printer.takeBytes(), pathOfUID)
-  }
-
-  /// Records `object` as read; it stays this list's (`list`) only when the server still has
-  /// the ETag that was recorded.
-  private static func remember(
-    _ object: CalendarObject, in known: inout CalDAVState.Collection,
-    before: CalDAVState.Collection
-  ) {
-    let path = object.url.path(percentEncoded: true)
-    let old = before.resources[path]
-    let unchanged = old.map { EntityTag.usable($0.etag) != nil && $0.etag == object.etag } == true
-    known.resources[path] = CalDAVState.Resource(
-      uid: old?.uid ?? "", etag: object.etag, digest: "", marked: false, data: object.data,
-      list: unchanged ? old?.list : nil)
   }
 }

@@ -7,7 +7,7 @@ import ICalendar
 /// calendar, written only when new (`If-None-Match: *`) or changed (`If-Match`).
 enum PushCommand {
   static let usage =
-    "Usage: alarmcal push FILE... --url COLLECTION_URL [--user NAME] [--password-file FILE] [--list NAME] [--delete-missing] [--now ISO] [--tz ZONE]"
+    "Usage: alarmcal push FILE... --url COLLECTION_URL [--user NAME] [--password-file FILE] [--list NAME] [--delete-missing] [--overwrite] [--now ISO] [--tz ZONE]"
 
   static let helpText = """
     \(usage)
@@ -16,9 +16,14 @@ enum PushCommand {
     and the VTIMEZONEs it names) becomes one resource, <UID>.ics. A new one is sent with
     If-None-Match: *, a changed one with If-Match: <ETag>, an unchanged one not at all. One that
     changed on the server since alarmcal last wrote or pulled it is a conflict: reported by
-    name, never overwritten; so is one whose ETag the server never gave. What was sent is
-    remembered in .FILE.caldav.json next to the first FILE; a state file that cannot be read,
-    or names a resource outside the calendar, stops the push before anything is sent.
+    name, never overwritten; so is one whose ETag the server never gave. One the server has
+    that was never pushed or pulled here is adopted when the server's copy is what would be
+    sent, else a conflict. One the server refuses (403, 409, 415: invalid data, a UID taken in
+    another calendar, ...) is reported with the server's reason, and the push goes on. What was
+    sent is remembered in .FILE.caldav.json next to the first FILE, with the calendar's sync
+    token from before the first write, so the next pull there reads only what changed; a state
+    file that cannot be read, or names a resource outside the calendar, stops the push before
+    anything is sent.
 
     Arguments:
       FILE               An .ics file, or an alarm list (JSON) pushed as 'convert' would
@@ -34,16 +39,19 @@ enum PushCommand {
                          (as the state file records) that are no longer in FILE... and
                          unchanged on the server since; nothing else is touched. The
                          X-ALARMCAL-LIST mark alone grants nothing.
+      --overwrite        Replace the server's copy of a conflicting resource (one changed
+                         there, or never pushed or pulled here) with this file's, over the
+                         ETag the server has now.
       --now ISO          The moment a JSON list is exported for (default: now).
       --tz ZONE          IANA zone for JSON alarms that name none (default: the system zone).
       -h, --help         Show this help.
 
-    Prints "pushed: N new, N changed, N unchanged, N deleted, N conflicts".
-    Exit status: 0 done, 1 conflicts (the rest was pushed), 64 usage error, 65 unusable input
-    or state file,
+    Prints "pushed: N new, N changed, N unchanged, N deleted, N conflicts, N refused".
+    Exit status: 0 done, 1 conflicts or refusals (the rest was pushed), 64 usage error, 65
+    unusable input or state file,
     66 missing input, 69 server unreachable (or 5xx, 404, TLS failure; what was pushed before
     is remembered), 73 server full (507), 74 the state file could not be written,
-    76 unusable answer, 77 credentials or access refused (401, 403).
+    76 unusable answer, 77 credentials or access to the calendar refused (401, 403).
 
     """
 
@@ -55,6 +63,7 @@ enum PushCommand {
     var connection: CalDAVConnection
     var list: String
     var deleteMissing: Bool
+    var overwrite: Bool
     var zone: TimeZoneRules
     var now: Instant
     var timestamp: Instant
@@ -67,9 +76,10 @@ enum PushCommand {
     var unchanged = 0
     var deleted = 0
     var conflicts: [String] = []
+    var refused: [String] = []
 
     var line: String {
-      "pushed: \(new) new, \(changed) changed, \(unchanged) unchanged, \(deleted) deleted, \(conflicts.count) conflicts\n"
+      "pushed: \(new) new, \(changed) changed, \(unchanged) unchanged, \(deleted) deleted, \(conflicts.count) conflicts, \(refused.count) refused\n"
     }
   }
 
@@ -77,7 +87,7 @@ enum PushCommand {
     let outcome = CommandFront.parse(
       arguments, command: "push", usage: usage, help: helpText,
       valued: CalDAVConnection.valuedOptions.union(["list", "now", "tz"]),
-      flags: ["delete-missing"], context: context
+      flags: ["delete-missing", "overwrite"], context: context
     ) { (parsed) throws(UsageError) in try parseOptions(parsed, context: context) }
     switch outcome {
     case .exit(let status): return status
@@ -103,7 +113,8 @@ enum PushCommand {
     }
     return Options(
       files: parsed.positionals, connection: try CalDAVConnection(parsed), list: list,
-      deleteMissing: parsed.flags.contains("delete-missing"), zone: zone, now: now,
+      deleteMissing: parsed.flags.contains("delete-missing"),
+      overwrite: parsed.flags.contains("overwrite"), zone: zone, now: now,
       timestamp: timestamp)
   }
 
@@ -139,128 +150,29 @@ enum PushCommand {
     case .success(let opened): session = opened
     case .failure(let stop): return stop.status
     }
-    var tally = Tally()
+    var run = Run(
+      collection: collection, list: options.list, known: known, session: session,
+      context: context)
     var failure: DAVError?
-    let paths = hrefs(for: resources, in: collection, known: known)
     do {
-      let onServer = try send(
-        resources, at: paths, to: collection, list: options.list, known: &known, tally: &tally,
-        session: session, context: context)
-      if options.deleteMissing {
-        let scope = CollectionScope(collection)
-        let kept = Set(paths.compactMap { scope?.member($0)?.path })
-        try deleteMissing(
-          in: collection, keeping: kept, onServer: onServer, list: options.list, known: &known,
-          tally: &tally, session: session, context: context)
-      }
+      try run.push(resources, deleteMissing: options.deleteMissing, overwrite: options.overwrite)
     } catch {
       failure = error
     }
     // What was done is remembered even when the server failed midway.
-    state.collections[collection.absoluteString] = known
+    state.collections[collection.absoluteString] = run.known
     do {
       try state.save(for: stateFile)
     } catch {
       err.write("alarmcal: error: \(error.message)\n")
       return .ioError
     }
-    context.standardOutput.write(tally.line)
+    context.standardOutput.write(run.tally.line)
     if let failure {
       err.write("alarmcal: error: push stopped; what is counted above was done\n")
       return CalDAVConnection.report(failure, context: context)
     }
-    return tally.conflicts.isEmpty ? .success : .problemsFound
-  }
-
-  /// PUTs every resource that is new or changed; gives the ETag of each member on the server
-  /// before (empty when unknown) by percent-decoded path.
-  private static func send(
-    _ resources: [CalendarResource], at paths: [String], to collection: URL, list: String,
-    known: inout CalDAVState.Collection, tally: inout Tally, session: CalDAVSession,
-    context: ToolContext
-  ) throws(DAVError) -> [String: String] {
-    var onServer: [String: String] = [:]
-    for member in try session.members(of: collection) {
-      onServer[member.url.path] = member.etag
-    }
-    let scope = CollectionScope(collection)
-    for (resource, path) in zip(resources, paths) {
-      // The state's paths were checked when it was read; the others are `<UID>.ics`.
-      guard let url = scope?.member(path) else { continue }
-      let entry = known.resources[path]
-      let mark = entry?.marked ?? true
-      let body = (mark ? marked(resource, list: list) : resource).bytes
-      let digest = CalDAVState.digest(body)
-      let serverETag = onServer[url.path]
-      if let entry, entry.digest == digest, let serverETag {
-        tally.unchanged += 1
-        // Adopted: this list holds it as the server does.
-        if EntityTag.usable(entry.etag) == serverETag { known.resources[path]?.list = list }
-        continue
-      }
-      let replacing: String?
-      if serverETag == nil {
-        replacing = nil
-      } else if let entry {
-        guard let etag = EntityTag.usable(entry.etag) else {
-          conflict(
-            resource.uid, url,
-            "its ETag was never given, so a change on the server cannot be ruled out; not overwritten",
-            &tally, context)
-          continue
-        }
-        replacing = etag
-      } else {
-        conflict(
-          resource.uid, url, "exists on the server but was not pushed or pulled here", &tally,
-          context)
-        continue
-      }
-      switch try session.put(body, at: url, replacing: replacing) {
-      case .conflict:
-        conflict(
-          resource.uid, url, "changed on the server since it was read; not overwritten", &tally,
-          context)
-      case .done(let etag):
-        if replacing == nil { tally.new += 1 } else { tally.changed += 1 }
-        // No ETag even when asked again: recorded as unknown, so the next change is a conflict.
-        known.resources[path] = CalDAVState.Resource(
-          uid: resource.uid, etag: etag ?? "", digest: digest, marked: mark, data: nil,
-          list: list)
-      }
-    }
-    return onServer
-  }
-
-  /// Deletes the resources this list created, wrote or adopted that the files no longer hold,
-  /// each only while its ETag on the server is the one recorded (and then with `If-Match`).
-  private static func deleteMissing(
-    in collection: URL, keeping kept: Set<String>, onServer: [String: String], list: String,
-    known: inout CalDAVState.Collection, tally: inout Tally, session: CalDAVSession,
-    context: ToolContext
-  ) throws(DAVError) {
-    let scope = CollectionScope(collection)
-    for (path, entry) in known.resources.sorted(by: { $0.key < $1.key }) where entry.list == list {
-      // Paths compared percent-decoded: servers encode `@` and the like differently.
-      guard let url = scope?.member(path), !kept.contains(url.path) else { continue }
-      guard let current = onServer[url.path] else {
-        known.resources[path] = nil  // already gone
-        continue
-      }
-      guard let recorded = EntityTag.usable(entry.etag), recorded == current else {
-        conflict(
-          entry.uid, url, "changed on the server since this list wrote it (or no ETag); kept",
-          &tally, context)
-        continue
-      }
-      switch try session.delete(url, etag: recorded) {
-      case .conflict:
-        conflict(entry.uid, url, "changed on the server while deleting; kept", &tally, context)
-      case .done:
-        tally.deleted += 1
-        known.resources[path] = nil
-      }
-    }
+    return run.tally.conflicts.isEmpty && run.tally.refused.isEmpty ? .success : .problemsFound
   }
 
   /// The resource with `X-ALARMCAL-LIST:list` on each component that has no mark yet.
@@ -283,13 +195,6 @@ enum PushCommand {
     var seen: [String: String] = [:]
     for (path, entry) in known.resources where seen[entry.uid] == nil { seen[entry.uid] = path }
     return resources.map { seen[$0.uid] ?? collection.path(percentEncoded: true) + $0.fileName }
-  }
-
-  private static func conflict(
-    _ name: String, _ url: URL, _ why: String, _ tally: inout Tally, _ context: ToolContext
-  ) {
-    tally.conflicts.append(name)
-    context.standardError.write("conflict: \(name) (\(url.absoluteString)): \(why)\n")
   }
 
   /// Text with CRLF line ends (XML hands calendar-data over with LF).

@@ -35,6 +35,9 @@ public enum WriteOutcome: Equatable, Sendable {
   /// 412: the resource changed (or appeared) on the server; nothing was written. Also what a
   /// write with an unusable ETag ends as, without a request.
   case conflict
+  /// 403, 409 or 415: the server refused this resource (its data, its UID, its type), with the
+  /// precondition and words it gave; nothing was written, and other resources may still go.
+  case refused(WriteRefusal)
 }
 
 /// The CalDAV requests alarmcal makes of a server, each one exchange (or a few for discovery).
@@ -144,9 +147,9 @@ public struct CalDAVSession: Sendable {
 
   /// PUT `body` at `url`: new (`If-None-Match: *`) when `etag` is nil, else only over that
   /// ETag (`If-Match`). A 412 is a ``WriteOutcome/conflict``, and so is an `etag` that is not
-  /// a usable entity-tag (nothing is sent). When the answer holds no usable ETag, the
-  /// resource's current one is asked for (RFC 4791 §5.3.4); nil when that gives none either
-  /// (or fails).
+  /// a usable entity-tag (nothing is sent); a 403, 409 or 415 is
+  /// ``WriteOutcome/refused(_:)``. When the answer holds no usable ETag, the resource's
+  /// current one is asked for (RFC 4791 §5.3.4); nil when that gives none either (or fails).
   public func put(_ body: [UInt8], at url: URL, replacing etag: String?) throws(DAVError)
     -> WriteOutcome
   {
@@ -160,6 +163,9 @@ public struct CalDAVSession: Sendable {
     let response = try client.send(
       HTTPRequest(method: "PUT", url: url, headers: headers, body: body))
     if response.status == 412 { return .conflict }
+    if WriteRefusal.statuses.contains(response.status) {
+      return .refused(.from(status: response.status, body: response.body))
+    }
     guard (200..<300).contains(response.status) else {
       throw DAVError.from(status: response.status, url: url)
     }
@@ -169,13 +175,16 @@ public struct CalDAVSession: Sendable {
   }
 
   /// DELETE `url` only if its ETag is still `etag`; a 412 is a ``WriteOutcome/conflict``, a
-  /// 404 counts as done. An `etag` that is not a usable entity-tag is a conflict: no DELETE
-  /// goes out without `If-Match`.
+  /// 404 counts as done, a 403, 409 or 415 is ``WriteOutcome/refused(_:)``. An `etag` that is
+  /// not a usable entity-tag is a conflict: no DELETE goes out without `If-Match`.
   public func delete(_ url: URL, etag: String) throws(DAVError) -> WriteOutcome {
     guard let usable = EntityTag.usable(etag) else { return .conflict }
     let response = try client.send(
       HTTPRequest(method: "DELETE", url: url, headers: ["If-Match": usable]))
     if response.status == 412 { return .conflict }
+    if WriteRefusal.statuses.contains(response.status) {
+      return .refused(.from(status: response.status, body: response.body))
+    }
     guard (200..<300).contains(response.status) || response.status == 404 else {
       throw DAVError.from(status: response.status, url: url)
     }

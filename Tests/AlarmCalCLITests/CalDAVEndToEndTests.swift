@@ -75,9 +75,12 @@ struct CalDAVEndToEndTests {
     let url = server.collectionURL.absoluteString
     let first = try Self.run(["push"] + files + ["--url", url], server)
     #expect(first.status == 0, "\(first.stderr)")
-    #expect(first.stdout == "pushed: 19 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts\n")
+    #expect(
+      first.stdout == "pushed: 19 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts, 0 refused\n")
     let second = try Self.run(["push"] + files + ["--url", url], server)
-    #expect(second.stdout == "pushed: 0 new, 0 changed, 19 unchanged, 0 deleted, 0 conflicts\n")
+    #expect(
+      second.stdout == "pushed: 0 new, 0 changed, 19 unchanged, 0 deleted, 0 conflicts, 0 refused\n"
+    )
     let pulled = folder.appendingPathComponent("pulled.ics").path
     let pull = try Self.run(["pull", "--url", url, "-o", pulled], server)
     #expect(pull.status == 0, "\(pull.stderr)")
@@ -102,7 +105,8 @@ struct CalDAVEndToEndTests {
     #expect(try alarms(pulled).sorted() == converted)
     // The pulled file pushed back unchanged sends nothing either.
     let back = try Self.run(["push", pulled, "--url", url], server)
-    #expect(back.stdout == "pushed: 0 new, 0 changed, 19 unchanged, 0 deleted, 0 conflicts\n")
+    #expect(
+      back.stdout == "pushed: 0 new, 0 changed, 19 unchanged, 0 deleted, 0 conflicts, 0 refused\n")
     // upcoming reads the calendar straight from the server: the pulled file's firings, with
     // the collection's URL as their file.
     let direct = try Self.run(["upcoming", "--url", url] + Self.window, server)
@@ -132,9 +136,11 @@ struct CalDAVEndToEndTests {
     let now = ["--now", "2026-12-04T12:00:00Z", "--tz", "Europe/Berlin"]
     let first = try Self.run(["push"] + files + ["--url", url] + now, server)
     #expect(first.status == 0, "\(first.stderr)")
-    #expect(first.stdout == "pushed: 15 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts\n")
+    #expect(
+      first.stdout == "pushed: 15 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts, 0 refused\n")
     let again = try Self.run(["push"] + files + ["--url", url] + now, server)
-    #expect(again.stdout == "pushed: 0 new, 0 changed, 15 unchanged, 0 deleted, 0 conflicts\n")
+    #expect(
+      again.stdout == "pushed: 0 new, 0 changed, 15 unchanged, 0 deleted, 0 conflicts, 0 refused\n")
     let pulled = folder.appendingPathComponent("pulled.ics").path
     #expect(try Self.run(["pull", "--url", url, "-o", pulled], server).status == 0)
     let window = [
@@ -176,7 +182,8 @@ struct CalDAVEndToEndTests {
       .write(toFile: pulled, atomically: true, encoding: .utf8)
     let push = try Self.run(["push", pulled, "--url", url], server)
     #expect(push.status == 1)
-    #expect(push.stdout == "pushed: 0 new, 0 changed, 2 unchanged, 0 deleted, 1 conflicts\n")
+    #expect(
+      push.stdout == "pushed: 0 new, 0 changed, 2 unchanged, 0 deleted, 1 conflicts, 0 refused\n")
     #expect(push.stderr.hasPrefix("conflict: \(uid) ("))
     #expect(push.stderr.contains("not overwritten"))
     let now = try session.calendarObjects(at: [object.url], in: server.collectionURL)
@@ -215,7 +222,8 @@ struct CalDAVEndToEndTests {
       .write(toFile: list, atomically: true, encoding: .utf8)
     let push = try Self.run(["push", list, "--url", url, "--delete-missing"], server)
     #expect(push.status == 0, "\(push.stderr)")
-    #expect(push.stdout == "pushed: 0 new, 0 changed, 2 unchanged, 1 deleted, 0 conflicts\n")
+    #expect(
+      push.stdout == "pushed: 0 new, 0 changed, 2 unchanged, 1 deleted, 0 conflicts, 0 refused\n")
     let after = try session.members(of: server.collectionURL)
     #expect(after.count == before - 1)
     #expect(after.contains { $0.url.lastPathComponent == "foreign.ics" })
@@ -375,7 +383,8 @@ struct CalDAVEndToEndMoreTests {
     ])
     #expect(snooze.status == 0, "\(snooze.stderr)")
     let push = try CalDAVEndToEndTests.run(["push", pulled, "--url", url], server)
-    #expect(push.stdout == "pushed: 0 new, 1 changed, 2 unchanged, 0 deleted, 0 conflicts\n")
+    #expect(
+      push.stdout == "pushed: 0 new, 1 changed, 2 unchanged, 0 deleted, 0 conflicts, 0 refused\n")
     let check = Process()
     check.executableURL = URL(fileURLWithPath: CalDAVTestServer.python)
     let script = samplesFolder.deletingLastPathComponent().appendingPathComponent(

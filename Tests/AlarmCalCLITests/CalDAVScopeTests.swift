@@ -198,7 +198,8 @@ struct CalDAVScopeTests {
     let url = server.baseURL.appendingPathComponent("cal/").absoluteString
     let first = try Self.run(["push", file, "--url", url])
     #expect(first.status == 0, "\(first.stderr)")
-    #expect(first.stdout == "pushed: 1 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts\n")
+    #expect(
+      first.stdout == "pushed: 1 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts, 0 refused\n")
     let asked = try server.requests().filter { $0.method == "PROPFIND" && $0.path == "/cal/a.ics" }
     #expect(asked.count == 1)
     #expect(asked.first?.headers["depth"] == "0")
@@ -210,7 +211,8 @@ struct CalDAVScopeTests {
     let before = try server.requests().count
     let second = try Self.run(["push", file, "--url", url])
     #expect(second.status == 1)
-    #expect(second.stdout == "pushed: 0 new, 0 changed, 0 unchanged, 0 deleted, 1 conflicts\n")
+    #expect(
+      second.stdout == "pushed: 0 new, 0 changed, 0 unchanged, 0 deleted, 1 conflicts, 0 refused\n")
     #expect(second.stderr.hasPrefix("conflict: a ("), "\(second.stderr)")
     #expect(try server.requests().dropFirst(before).allSatisfy { $0.method != "PUT" })
   }
@@ -234,7 +236,8 @@ struct CalDAVScopeTests {
       ])
     let push = try Self.run(["push", file, "--url", collection.absoluteString, "--delete-missing"])
     #expect(push.status == 1, "\(push.stderr)")
-    #expect(push.stdout == "pushed: 0 new, 0 changed, 0 unchanged, 0 deleted, 2 conflicts\n")
+    #expect(
+      push.stdout == "pushed: 0 new, 0 changed, 0 unchanged, 0 deleted, 2 conflicts, 0 refused\n")
     let sent = try server.requests()
     #expect(
       sent.allSatisfy { $0.method != "DELETE" && $0.method != "PUT" },
@@ -360,7 +363,8 @@ struct CalDAVScopeServerTests {
     let theirs = try Scope.alarmsFile(Scope.calendar([Scope.event("b1")]))
     let other = try Self.run(["push", theirs, "--url", url, "--delete-missing"], server)
     #expect(other.status == 0, "\(other.stderr)")
-    #expect(other.stdout == "pushed: 1 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts\n")
+    #expect(
+      other.stdout == "pushed: 1 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts, 0 refused\n")
     #expect(Self.stored(server, "alarms").count == 4)
     // A's a1 is edited on the server; A then drops both of its events.
     let a1 = try #require(
@@ -372,7 +376,8 @@ struct CalDAVScopeServerTests {
     try Scope.calendar([Scope.event("a3")]).write(toFile: mine, atomically: true, encoding: .utf8)
     let push = try Self.run(["push", mine, "--url", url, "--delete-missing"], server)
     #expect(push.status == 1, "\(push.stderr)")
-    #expect(push.stdout == "pushed: 1 new, 0 changed, 0 unchanged, 1 deleted, 1 conflicts\n")
+    #expect(
+      push.stdout == "pushed: 1 new, 0 changed, 0 unchanged, 1 deleted, 1 conflicts, 0 refused\n")
     #expect(push.stderr.hasPrefix("conflict: a1 ("), "\(push.stderr)")
     #expect(Self.stored(server, "alarms") == ["a1.ics", "a3.ics", "b1.ics", "foreign.ics"])
     // A state file from before the record was kept: nothing of it is deleted.
@@ -381,7 +386,8 @@ struct CalDAVScopeServerTests {
     }
     try Scope.calendar([]).write(toFile: mine, atomically: true, encoding: .utf8)
     let old = try Self.run(["push", mine, "--url", url, "--delete-missing"], server)
-    #expect(old.stdout.hasSuffix(" 0 deleted, 0 conflicts\n"), "\(old.stdout) \(old.stderr)")
+    #expect(
+      old.stdout.hasSuffix(" 0 deleted, 0 conflicts, 0 refused\n"), "\(old.stdout) \(old.stderr)")
     #expect(Self.stored(server, "alarms").count == 4)
   }
 
@@ -405,7 +411,8 @@ struct CalDAVScopeServerTests {
       toFile: file, atomically: true, encoding: .utf8)
     let push = try Self.run(["push", file, "--url", url], server)
     #expect(push.status == 1, "\(push.stderr)")
-    #expect(push.stdout == "pushed: 0 new, 0 changed, 0 unchanged, 0 deleted, 1 conflicts\n")
+    #expect(
+      push.stdout == "pushed: 0 new, 0 changed, 0 unchanged, 0 deleted, 1 conflicts, 0 refused\n")
     let now = try session.calendarObjects(in: server.collectionURL)
     #expect(now.first?.data?.contains("Theirs") == true)
     #expect(now.first?.data?.contains("Mine") != true)

@@ -51,9 +51,11 @@ struct CyrusTests {
     let url = server.collectionURL.absoluteString
     let first = try Self.run(["push", file, "--url", url], server)
     #expect(first.status == 0, "\(first.stderr)")
-    #expect(first.stdout == "pushed: 2 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts\n")
+    #expect(
+      first.stdout == "pushed: 2 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts, 0 refused\n")
     let second = try Self.run(["push", file, "--url", url], server)
-    #expect(second.stdout == "pushed: 0 new, 0 changed, 2 unchanged, 0 deleted, 0 conflicts\n")
+    #expect(
+      second.stdout == "pushed: 0 new, 0 changed, 2 unchanged, 0 deleted, 0 conflicts, 0 refused\n")
     let pulled = folder.appendingPathComponent("pulled.ics").path
     let pull = try Self.run(["pull", "--url", url, "-o", pulled], server)
     #expect(pull.status == 0, "\(pull.stderr)")

@@ -50,7 +50,8 @@ struct LoopEndToEndTests {
     let now = ["--now", "2026-12-04T12:00:00Z", "--tz", "Europe/Berlin"]
     let push = try CalDAVEndToEndTests.run(["push", list.path, "--url", url] + now, server)
     #expect(push.status == 0, "\(push.stderr)")
-    #expect(push.stdout == "pushed: 4 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts\n")
+    #expect(
+      push.stdout == "pushed: 4 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts, 0 refused\n")
     let pulled = folder.appendingPathComponent("pulled.ics").path
     let pull = try CalDAVEndToEndTests.run(["pull", "--url", url, "-o", pulled], server)
     #expect(pull.status == 0, "\(pull.stderr)")
@@ -70,9 +71,11 @@ struct LoopEndToEndTests {
     let url = server.collectionURL.absoluteString
     let push = try CalDAVEndToEndTests.run(["push", file.path, "--url", url], server)
     #expect(push.status == 0, "\(push.stderr)")
-    #expect(push.stdout == "pushed: 6 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts\n")
+    #expect(
+      push.stdout == "pushed: 6 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts, 0 refused\n")
     let again = try CalDAVEndToEndTests.run(["push", file.path, "--url", url], server)
-    #expect(again.stdout == "pushed: 0 new, 0 changed, 6 unchanged, 0 deleted, 0 conflicts\n")
+    #expect(
+      again.stdout == "pushed: 0 new, 0 changed, 6 unchanged, 0 deleted, 0 conflicts, 0 refused\n")
     let pulled = folder.appendingPathComponent("pulled.ics").path
     let pull = try CalDAVEndToEndTests.run(["pull", "--url", url, "-o", pulled], server)
     #expect(pull.status == 0, "\(pull.stderr)")

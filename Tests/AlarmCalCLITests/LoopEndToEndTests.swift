@@ -102,7 +102,8 @@ struct LoopEndToEndTests {
     let now = ["--now", "2026-12-04T12:00:00Z", "--tz", "Europe/Berlin"]
     let push = try CalDAVEndToEndTests.run(["push"] + files + ["--url", url] + now, server)
     #expect(push.status == 0, "\(push.stderr)")
-    #expect(push.stdout == "pushed: 14 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts\n")
+    #expect(
+      push.stdout == "pushed: 14 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts, 0 refused\n")
     let pulled = folder.appendingPathComponent("pulled.ics").path
     let pull = try CalDAVEndToEndTests.run(["pull", "--url", url, "-o", pulled], server)
     #expect(pull.status == 0, "\(pull.stderr)")

@@ -141,6 +141,13 @@ enum ConvertCommand {
     } catch {
       return error.status
     }
+    // A file alarmcal would refuse to read back is not written.
+    guard output.count <= options.maximumBytes else {
+      err.write(
+        "alarmcal: error: the output would be \(output.count) bytes, over the \(options.maximumBytes) alarmcal reads (--max-file-size raises it); nothing written\n"
+      )
+      return .ioError
+    }
     guard let path = options.output, path != "-" else {
       context.standardOutput.write(bytes: output)
       return .success

@@ -100,4 +100,22 @@ import Testing
   private func records(_ data: Data) throws -> [[String: Any]] {
     try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
   }
+
+  @Test("convert writes nothing that alarmcal itself would refuse to read back")
+  func outputWithinReadLimit() throws {
+    let folder = try temporaryFolder()
+    let output = folder.appendingPathComponent("big.ics").path
+    // The list is under 2 KiB; the calendar it makes is over.
+    let result = try runBinary(
+      [
+        "convert", try fixturePath("app-records.json"), "-o", output, "--max-file-size", "2K",
+        "--now", "2026-12-06T12:00:00Z",
+      ] + Self.berlin)
+    #expect(result.status == 74)
+    #expect(result.stderr.hasPrefix("alarmcal: error: the output would be "))
+    #expect(
+      result.stderr.hasSuffix(
+        " bytes, over the 2048 alarmcal reads (--max-file-size raises it); nothing written\n"))
+    #expect(!FileManager.default.fileExists(atPath: output))
+  }
 }

@@ -353,13 +353,23 @@ enum ProcessHardening {
   /// of the same user may attach to it or read its memory, so the `Authorization` header it
   /// holds stays in it. Does nothing where prctl(2) does not exist.
   static func forbidDumps() {
+    _ = prctl(4, 0)  // PR_SET_DUMPABLE to 0, <linux/prctl.h>
+  }
+
+  /// Names the calling thread (PR_SET_NAME, <linux/prctl.h>; Linux keeps 15 bytes).
+  static func nameThisThread(_ name: String) {
+    name.withCString { _ = prctl(15, UInt(bitPattern: $0)) }
+  }
+
+  /// prctl(2) with one argument; -1 where it does not exist. prctl is variadic, which Swift
+  /// does not import; its five-word form is the same call on Linux's ABIs.
+  private static func prctl(_ option: Int32, _ argument: UInt) -> Int32 {
     #if os(Linux)
-      // prctl(2) is variadic, which Swift does not import; its five-word form is the same
-      // call on Linux's ABIs.
       typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
-      let setDumpable: Int32 = 4  // PR_SET_DUMPABLE, <linux/prctl.h>
-      guard let symbol = dlsym(nil, "prctl") else { return }
-      _ = unsafeBitCast(symbol, to: Prctl.self)(setDumpable, 0, 0, 0, 0)
+      guard let symbol = dlsym(nil, "prctl") else { return -1 }
+      return unsafeBitCast(symbol, to: Prctl.self)(option, argument, 0, 0, 0)
+    #else
+      return -1
     #endif
   }
 
@@ -367,6 +377,9 @@ enum ProcessHardening {
   /// of a pipe, has no writer left: its writer died, or closed it.
   static func exitWhenHungUp(_ descriptor: Int32) {
     let watcher = Thread {
+      // Named, so that one can tell from outside that the child is serving (and so is
+      // non-dumpable).
+      nameThisThread(hangUpWatcherName)
       var poller = pollfd(fd: descriptor, events: 0, revents: 0)
       while true {
         let ready = poll(&poller, 1, -1)
@@ -376,4 +389,7 @@ enum ProcessHardening {
     }
     watcher.start()
   }
+
+  /// The name of the thread ``exitWhenHungUp(_:)`` starts (at most 15 bytes, as Linux keeps).
+  static let hangUpWatcherName = "hangup-watch"
 }

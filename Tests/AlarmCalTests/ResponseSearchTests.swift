@@ -28,30 +28,21 @@ import Testing
     return try #require(found.first)
   }
 
-  /// Seconds `body` took.
-  private func seconds(_ body: () throws -> Void) rethrows -> Double {
-    let start = Date()
-    try body()
-    return Date().timeIntervalSince(start)
-  }
-
   @Test("an unknown id among 1,000 VALARMs on a MINUTELY rule is reported after the limit")
   func unknownIDInDenseRule() throws {
     // The five months before `now` hold over 200,000,000 firings.
     let bytes = event(alarms: 1_000, rule: "FREQ=MINUTELY")
     let now = try instant("20260601T000000Z")
     let unknown = "00000000-0000-8000-8000-000000000000"
-    let took = seconds {
-      #expect {
-        _ = try FiringResponder.respond(
-          .dismiss, toFiring: unknown, in: bytes, file: "dense.ics", now: now, zone: .utc)
-      } throws: { error in
-        (error as? ResponseError)?.message
-          == "dense.ics: no firing with id \(unknown) from 2026-05-31T23:00:00Z to 2026-06-01T00:00:00Z, and a search stops after 65536 firings; give --now just after the firing rang"
-      }
+    // The span named is the hour the search reached before its limit: it did not walk on
+    // through every firing (no wall-clock bound: speed lives in benchmarks).
+    #expect {
+      _ = try FiringResponder.respond(
+        .dismiss, toFiring: unknown, in: bytes, file: "dense.ics", now: now, zone: .utc)
+    } throws: { error in
+      (error as? ResponseError)?.message
+        == "dense.ics: no firing with id \(unknown) from 2026-05-31T23:00:00Z to 2026-06-01T00:00:00Z, and a search stops after 65536 firings; give --now just after the firing rang"
     }
-    // A bound far above the limit's cost, far below a walk through every firing.
-    #expect(took < 30, "took \(took) s")
   }
 
   @Test("a firing that just rang in a dense file is found at once; an old one with --now near it")
@@ -59,13 +50,10 @@ import Testing
     let bytes = event(alarms: 1_000, rule: "FREQ=MINUTELY")
     let now = try instant("20260601T000000Z")
     let recent = try firing(in: bytes, from: now.adding(seconds: -30))
-    let took = try seconds {
-      let written = try FiringResponder.respond(
-        .dismiss, toFiring: recent.id.description, in: bytes, file: "dense.ics", now: now,
-        zone: .utc)
-      #expect(written.firing.id == recent.id)
-    }
-    #expect(took < 30, "took \(took) s")
+    let dismissed = try FiringResponder.respond(
+      .dismiss, toFiring: recent.id.description, in: bytes, file: "dense.ics", now: now,
+      zone: .utc)
+    #expect(dismissed.firing.id == recent.id)
     // A firing of a month ago lies past the limit from `now`, but not from just after it.
     let old = try firing(in: bytes, from: now.adding(seconds: -30 * 86_400))
     #expect(throws: ResponseError.self) {

@@ -31,7 +31,8 @@ struct TransportDeadlineTests {
       #expect(throws: DAVError.timedOut(url: url.absoluteString)) {
         try session.members(of: url)
       }
-      #expect(Date().timeIntervalSince(start) < 6)
+      // Well past the 3 s deadline, far short of the minute a single try would trickle for.
+      #expect(Date().timeIntervalSince(start) < 20)
     }
   }
 }

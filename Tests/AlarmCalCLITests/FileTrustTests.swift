@@ -292,7 +292,11 @@ import Testing
     #expect(try temporaries(of: file).isEmpty)
   }
 
-  @Test("a write past ulimit -f is a one-line error, exit 74, with no file left behind")
+  // ThreadSanitizer's own runtime dies under a small `ulimit -f` (DEADLYSIGNAL, its exit 66)
+  // before alarmcal's code runs; the plain and AddressSanitizer runs of CI check this.
+  @Test(
+    "a write past ulimit -f is a one-line error, exit 74, with no file left behind",
+    .disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil))
   func fileSizeLimit() throws {
     let folder = try temporaryFolder()
     let output = folder.appendingPathComponent("out.ics").path

@@ -163,10 +163,21 @@ def check_alarms(path, alarms, problems):
         have = list(rule.get("BYDAY", [])) if rule else []
         if have != want:
             problems.append(f"{path.name}: {alarm['id']}: BYDAY {have} != {want}")
-        actions = [str(a["ACTION"]) for a in event.walk("VALARM")]
-        expected = "AUDIO" if alarm.get("enabled", True) else "NONE"
+        # Enabled: DISPLAY with the label as DESCRIPTION (khal shows only DISPLAY); the sound in
+        # X-ALARMCAL-SOUND; every event a minute long (Cyrus refuses one that does not end).
+        valarms = event.walk("VALARM")
+        actions = [str(a["ACTION"]) for a in valarms]
+        expected = "DISPLAY" if alarm.get("enabled", True) else "NONE"
         if actions != [expected]:
             problems.append(f"{path.name}: {alarm['id']}: VALARM actions {actions}")
+        elif expected == "DISPLAY" and str(valarms[0].get("DESCRIPTION", "")) != (label or "Alarm"):
+            problems.append(f"{path.name}: {alarm['id']}: DESCRIPTION {valarms[0].get('DESCRIPTION')!r}")
+        sound = alarm.get("sound") or None
+        written = [str(a["X-ALARMCAL-SOUND"]) for a in valarms if "X-ALARMCAL-SOUND" in a]
+        if written != ([as_written(sound)] if sound else []):
+            problems.append(f"{path.name}: {alarm['id']}: X-ALARMCAL-SOUND {written} != {sound!r}")
+        if event.get("DURATION") is None or event["DURATION"].dt.total_seconds() != 60:
+            problems.append(f"{path.name}: {alarm['id']}: DURATION {event.get('DURATION')!r}")
 
 
 def main():

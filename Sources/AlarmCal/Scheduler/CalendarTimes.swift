@@ -1,7 +1,8 @@
 import ICalendar
 
 /// How one VCALENDAR's times become instants: its own VTIMEZONEs first (the file's definition
-/// wins), then IANA and Windows names, UTC, and floating and DATE values in Google's
+/// wins; one cut short is continued by the IANA zone it names and agrees with, as import
+/// does), then IANA and Windows names, UTC, and floating and DATE values in Google's
 /// X-WR-TIMEZONE or else the default zone (`--tz`).
 struct CalendarTimes {
   /// A value placed on a wall clock.
@@ -27,7 +28,10 @@ struct CalendarTimes {
     self.defaultZone = defaultZone
     var definitions: [String: any ZoneOffsets] = [:]
     for component in calendar.components(named: "VTIMEZONE") {
-      if let rules = VTimezoneRules(component) { definitions[rules.tzid] = rules }
+      guard let rules = VTimezoneRules(component) else { continue }
+      let names = [rules.tzid, component.propertyValue(uppercased: "X-LIC-LOCATION")]
+      definitions[rules.tzid] =
+        ContinuedZone(rules, named: names.compactMap { $0 }) ?? rules
     }
     self.definitions = definitions
     calendarZone = calendar.calendarTimeZone.flatMap(TimeZoneRules.init(identifier:))

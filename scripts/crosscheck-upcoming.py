@@ -124,6 +124,45 @@ def wall_and_zone(value, facts):
     return value.replace(tzinfo=None), facts["own_zones"].get(key, value.tzinfo)
 
 
+def continued(component, tzid):
+    """The IANA zone a VTIMEZONE cut to a span (no observance recurs without end, as khal
+    writes it) names and agrees with at each of its onsets: that zone continues it past its
+    last onset (issue 36's rule for RFC 5545 3.6.5). None otherwise."""
+    try:
+        iana = ZoneInfo(tzid)
+    except Exception:
+        return None
+    onsets = []
+    for observance in component.subcomponents:
+        if observance.name not in ("STANDARD", "DAYLIGHT"):
+            continue
+        rule = observance.get("RRULE")
+        if rule is not None and "UNTIL" not in rule and "COUNT" not in rule:
+            return None
+        if rule is not None or "RDATE" in observance:
+            return None  # a recurring cut: not the cut-down form this rule is for
+        start = observance["DTSTART"].dt
+        before = observance["TZOFFSETFROM"].td
+        after = observance["TZOFFSETTO"].td
+        onsets.append(((start - before).replace(tzinfo=UTC), after))
+    if not onsets:
+        return None
+    # Onsets before 1970 are placeholders (Outlook's 1601): compared at 1970 instead, as
+    # alarmcal's VTimezoneMatcher.agrees does.
+    epoch = dt.datetime(1970, 1, 1, tzinfo=UTC)
+    onsets.sort()
+    for instant, offset in onsets:
+        if instant < epoch:
+            continue
+        if instant.astimezone(iana).utcoffset() != offset:
+            return None
+    older = [offset for instant, offset in onsets if instant < epoch]
+    if older and all(instant < epoch for instant, _ in onsets):
+        if epoch.astimezone(iana).utcoffset() != older[-1]:
+            return None
+    return iana
+
+
 def zone_name(tz):
     """A zone's name for messages (IANA key, or the file's TZID)."""
     return getattr(tz, "key", None) or getattr(tz, "_tzid", None) or str(tz)
@@ -277,7 +316,9 @@ def calendar_facts(calendar, tz_name):
              "revised": current_revisions(calendar)}
     for component in calendar.walk("VTIMEZONE"):
         try:
-            facts["own_zones"][str(component["TZID"])] = component.to_tz(lookup_tzid=False)
+            tzid = str(component["TZID"])
+            facts["own_zones"][tzid] = continued(component, tzid) or component.to_tz(
+                lookup_tzid=False)
         except Exception:  # a broken VTIMEZONE: icalendar's own reading is all there is
             pass
     for component in calendar.walk():

@@ -23,7 +23,6 @@ import pathlib
 import re
 import subprocess
 import sys
-import tempfile
 
 DERIVED = re.compile(r'has no UID; its id (\S+) is derived')
 LOSS = re.compile(r'^[^:]*:\d+: (?:event|task|journal|to-do|item) "((?:[^"\\]|\\.)*)"')

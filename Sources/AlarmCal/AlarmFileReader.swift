@@ -275,6 +275,9 @@ private enum Field: Int, CaseIterable {
     "snoozedUntil": (.snoozedUntil, false),
   ]
 
+  /// ``names``' keys in order, so a near miss names the same field on every run.
+  private static let sortedNames = names.keys.sorted()
+
   /// The field a key names and whether the key is one of the iOS app record's.
   static func lookUp(_ key: String) -> (Field, isAppKey: Bool)? {
     names[key].map { ($0.field, $0.isAppKey) }
@@ -284,7 +287,7 @@ private enum Field: Int, CaseIterable {
   /// changed, or two neighbours swapped), if any: `lable` for `label`.
   static func nearMiss(_ key: String) -> String? {
     let typed = Array(key.unicodeScalars)
-    return names.keys.sorted().first { isOneSlip(typed, Array($0.unicodeScalars)) }
+    return sortedNames.first { isOneSlip(typed, Array($0.unicodeScalars)) }
   }
 
   private static func isOneSlip(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Bool {

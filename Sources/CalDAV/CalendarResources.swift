@@ -25,7 +25,7 @@ public struct CalendarResource: Equatable, Sendable {
   /// and `.ics` when the UID is a name every server takes as it is (1 to 100 of `A-Z a-z 0-9
   /// - _ .`, not starting with `.`); otherwise the UID's letters and digits with each other run
   /// as one `-` (at most 40 of them), `-`, and the UID's 128-bit FNV-1a digest in hex. Radicale
-  /// refuses a percent-encoded space or colon in a name, so no name needs encoding.
+  /// refuses a colon in a name, encoded or not, and every server a `/`, so no name needs encoding.
   public var fileName: String { Self.fileName(forUID: uid) }
 
   /// The resource name for `uid` (see ``fileName``).

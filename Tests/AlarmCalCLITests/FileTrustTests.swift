@@ -114,7 +114,10 @@ import Testing
 
   @Test(
     "a group member's edit of another user's file is refused, owner and group kept",
-    .enabled(if: geteuid() == 0 && FileManager.default.fileExists(atPath: "/usr/bin/setpriv")))
+    // Another user must reach the built binary: a clone in `mktemp -d` (0700) hides it.
+    .enabled(
+      if: geteuid() == 0 && FileManager.default.fileExists(atPath: "/usr/bin/setpriv")
+        && Self.othersCanReach(Bundle.module.bundleURL.deletingLastPathComponent())))
   func groupMemberRefused() throws {
     // Needs root to give the file away and to run as another user; CI runs the tests as root.
     let (file, id, trigger) = try exported()
@@ -363,6 +366,17 @@ import Testing
   }
 
   /// Runs `command` through `setpriv` with `options` (another user and groups).
+  /// Whether every folder from the root down to `folder` lets other users through.
+  static func othersCanReach(_ folder: URL) -> Bool {
+    var path = folder.standardizedFileURL.path
+    while true {
+      var info = stat()
+      guard stat(path, &info) == 0, info.st_mode & 0o001 != 0 else { return false }
+      guard path != "/" else { return true }
+      path = (path as NSString).deletingLastPathComponent
+    }
+  }
+
   private func runAs(_ options: [String], _ command: [String]) throws -> RunResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")

@@ -148,35 +148,76 @@ public enum CalendarResources {
     }
   }
 
-  /// The VCALENDARs holding every component of `resources`' calendars: one, unless their
-  /// `X-WR-TIMEZONE`s differ, then one per value (so floating times keep their zone), in order
-  /// of first appearance; each with every VTIMEZONE its members need once, zones first.
+  /// The VCALENDARs holding every component of `resources`' calendars, in order of first
+  /// appearance: one, unless their `X-WR-TIMEZONE`s differ (so floating times keep their
+  /// zone) or two of them define one TZID differently (RFC 5545 §3.6.5 ties a TZID to the
+  /// VTIMEZONE of its own calendar object, RFC 4791 §4.1: a resource's times never take another
+  /// resource's definition); each with every VTIMEZONE its members need once, zones first.
   public static func join(_ resources: [ICalComponent]) -> [ICalComponent] {
-    var order: [String] = []
-    var groups: [String: [ICalComponent]] = [:]
+    var groups: [JoinedCalendar] = []
     for calendar in resources {
       let zone = calendar.propertyValue(uppercased: "X-WR-TIMEZONE") ?? ""
-      if groups[zone] == nil { order.append(zone) }
-      groups[zone, default: []].append(calendar)
+      var definitions: [String: [UInt8]] = [:]
+      for child in calendar.components where child.name == "VTIMEZONE" {
+        let id = child.propertyValue(uppercased: "TZID") ?? ""
+        if definitions[id] == nil { definitions[id] = printed(child) }
+      }
+      if let index = groups.firstIndex(where: { $0.takes(zone, definitions) }) {
+        groups[index].add(calendar, definitions)
+      } else {
+        var group = JoinedCalendar(zone: zone)
+        group.add(calendar, definitions)
+        groups.append(group)
+      }
     }
-    return order.map { zone in
-      var zones: [ICalComponent] = []
-      var seenZones: Set<String> = []
-      var members: [ICalComponent] = []
-      for calendar in groups[zone] ?? [] {
-        for child in calendar.components {
-          if child.name == "VTIMEZONE" {
-            let id = child.propertyValue(uppercased: "TZID") ?? ""
-            if seenZones.insert(id).inserted { zones.append(child) }
-          } else {
-            members.append(child)
+    return groups.map(\.calendar)
+  }
+
+  /// One VCALENDAR of a join: its `X-WR-TIMEZONE`, the VTIMEZONEs it holds by TZID (with
+  /// their text, to tell a differing definition) and its other members.
+  private struct JoinedCalendar {
+    let zone: String
+    var zones: [ICalComponent] = []
+    var definitions: [String: [UInt8]] = [:]
+    var members: [ICalComponent] = []
+
+    init(zone: String) { self.zone = zone }
+
+    /// Whether a calendar with `zone` and these VTIMEZONE texts can join this one.
+    func takes(_ zone: String, _ theirs: [String: [UInt8]]) -> Bool {
+      zone == self.zone
+        && theirs.allSatisfy { id, text in definitions[id].map { $0 == text } ?? true }
+    }
+
+    mutating func add(_ calendar: ICalComponent, _ theirs: [String: [UInt8]]) {
+      for child in calendar.components {
+        if child.name == "VTIMEZONE" {
+          let id = child.propertyValue(uppercased: "TZID") ?? ""
+          if definitions[id] == nil {
+            definitions[id] = theirs[id]
+            zones.append(child)
           }
+        } else {
+          members.append(child)
         }
       }
+    }
+
+    var calendar: ICalComponent {
       var properties = [ICalProperty("VERSION", "2.0"), ICalProperty("PRODID", "-//alarmcal//EN")]
       if !zone.isEmpty { properties.append(ICalProperty("X-WR-TIMEZONE", zone)) }
       return ICalComponent("VCALENDAR", properties: properties, components: zones + members)
     }
+  }
+
+  /// A VTIMEZONE's text as it defines offsets: without `LAST-MODIFIED` and `TZURL`, which
+  /// differ between copies of one definition.
+  private static func printed(_ zone: ICalComponent) -> [UInt8] {
+    var definition = zone
+    definition.properties.removeAll { $0.name == "LAST-MODIFIED" || $0.name == "TZURL" }
+    var printer = ICalendarPrinter()
+    printer.write(definition)
+    return printer.takeBytes()
   }
 
   /// The TZID parameters in `component` and its children, each once, in order.

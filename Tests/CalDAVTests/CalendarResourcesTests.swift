@@ -93,4 +93,50 @@ import Testing
       try CalendarResources.split(ICalendarReader.read(Array(text.utf8)))
     }
   }
+  /// A calendar of one event at 07:00 in Europe/Berlin, whose VTIMEZONE has `observances`.
+  static func zoned(_ uid: String, _ observances: String, extra: String = "") -> String {
+    """
+    BEGIN:VCALENDAR\r
+    VERSION:2.0\r
+    PRODID:-//test//EN\r
+    BEGIN:VTIMEZONE\r
+    TZID:Europe/Berlin\r
+    \(extra)\(observances)END:VTIMEZONE\r
+    BEGIN:VEVENT\r
+    UID:\(uid)\r
+    DTSTART;TZID=Europe/Berlin:20270101T070000\r
+    END:VEVENT\r
+    END:VCALENDAR\r
+
+    """
+  }
+
+  static let winter =
+    "BEGIN:STANDARD\r\nDTSTART:19701025T030000\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nEND:STANDARD\r\n"
+  static let cut =
+    "BEGIN:STANDARD\r\nDTSTART:20261025T030000\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nEND:STANDARD\r\n"
+
+  @Test("join keeps apart resources that define one TZID differently; split gives each its own")
+  func joinDifferingZones() throws {
+    let texts = [
+      Self.zoned("a", Self.winter), Self.zoned("b", Self.cut),
+      Self.zoned("c", Self.winter, extra: "LAST-MODIFIED:20200101T000000Z\r\n"),
+    ]
+    let resources = try texts.map {
+      try #require(try CalendarResources.split(ICalendarReader.read(Array($0.utf8))).first)
+    }
+    let joined = CalendarResources.join(resources.map(\.calendar))
+    #expect(joined.count == 2)
+    #expect(
+      joined.map { $0.components.map(\.name) } == [
+        ["VTIMEZONE", "VEVENT", "VEVENT"], ["VTIMEZONE", "VEVENT"],
+      ])
+    let again = try CalendarResources.split(joined)
+    #expect(again.map(\.uid) == ["a", "c", "b"])
+    let zoneOf = { (resource: CalendarResource) in
+      resource.calendar.components.first { $0.name == "VTIMEZONE" }?.components.first?
+        .propertyValue(uppercased: "DTSTART")
+    }
+    #expect(again.map(zoneOf) == ["19701025T030000", "19701025T030000", "20261025T030000"])
+  }
 }

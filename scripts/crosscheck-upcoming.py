@@ -144,20 +144,25 @@ def continued(component, tzid):
         start = observance["DTSTART"].dt
         before = observance["TZOFFSETFROM"].td
         after = observance["TZOFFSETTO"].td
-        onsets.append(((start - before).replace(tzinfo=UTC), after))
+        onsets.append(((start - before).replace(tzinfo=UTC), after, abs(after - before)))
     if not onsets:
         return None
     # Onsets before 1970 are placeholders (Outlook's 1601): compared at 1970 instead, as
     # alarmcal's VTimezoneMatcher.agrees does.
     epoch = dt.datetime(1970, 1, 1, tzinfo=UTC)
     onsets.sort()
-    for instant, offset in onsets:
+    # An onset given as the local time after the change (pytz, so khal) reads up to the size
+    # of the change early: the zone is compared at the onset and that much after it.
+    for instant, offset, size in onsets:
         if instant < epoch:
             continue
-        if instant.astimezone(iana).utcoffset() != offset:
+        if offset not in (
+            instant.astimezone(iana).utcoffset(),
+            (instant + size).astimezone(iana).utcoffset(),
+        ):
             return None
-    older = [offset for instant, offset in onsets if instant < epoch]
-    if older and all(instant < epoch for instant, _ in onsets):
+    older = [offset for instant, offset, _ in onsets if instant < epoch]
+    if older and all(instant < epoch for instant, _, _ in onsets):
         if epoch.astimezone(iana).utcoffset() != older[-1]:
             return None
     return iana

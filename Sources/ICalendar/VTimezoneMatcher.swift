@@ -15,10 +15,36 @@ public enum VTimezoneMatcher {
     guard let last = rules.definedUntil, let first = rules.transitions.first?.instant else {
       return ianaIdentifier(for: rules, preferring: [iana], from: from, to: to) == iana
     }
-    let start = max(first, Instant(secondsSince1970: 0))
-    guard start < last else { return zone.offset(at: start) == rules.offset(at: start) }
-    return ianaIdentifier(for: rules, preferring: [iana], from: start, to: last.adding(seconds: 1))
-      == iana
+    return cutDefinition(
+      rules, agreesWith: zone, from: max(first, Instant(secondsSince1970: 0)), to: last)
+  }
+
+  /// Whether each onset of a cut definition from `start` to `last` changes to the offset the
+  /// IANA zone has then, and the zone changes nowhere else. An onset may be given as the local
+  /// time after the change (pytz and so khal write `DTSTART:20261025T020000` where RFC 5545
+  /// §3.6.5 means the local time before it, 03:00): it then reads up to the size of the change
+  /// early or late, so the zone's offset is compared at the onset and that much after it.
+  static func cutDefinition(
+    _ rules: VTimezoneRules, agreesWith zone: TimeZoneRules, from start: Instant, to last: Instant
+  ) -> Bool {
+    var changes = 0
+    var widest: Int64 = 0
+    var before = rules.initialOffset
+    for (instant, offset) in rules.transitions {
+      defer { before = offset }
+      guard instant >= start, instant <= last, offset != before else { continue }
+      let size = Int64(abs(offset - before))
+      widest = max(widest, size)
+      guard
+        zone.offset(at: instant) == offset
+          || zone.offset(at: instant.adding(seconds: size)) == offset
+      else { return false }
+      changes += 1
+    }
+    if changes == 0 { return zone.offset(at: start) == rules.offset(at: start) }
+    let zoneChanges = offsetChanges(
+      of: zone, from: start.adding(seconds: -widest), to: last.adding(seconds: widest + 1))
+    return zoneChanges.count == changes
   }
 
   /// The first of `preferred`, then of CLDR's primary Windows zones, then of all zones the

@@ -37,6 +37,21 @@ import Testing
     #expect(result.warnings.isEmpty)
   }
 
+  @Test("khal's own VTIMEZONE (onsets in the local time after each change) is continued too")
+  func khalWrittenZoneContinued() throws {
+    let text = try fixtureText("repro/khal-written-vtimezone.ics")
+    let result = try imported(text)
+    #expect(result.alarms.map(\.timeZone) == ["Europe/Berlin"])
+    #expect(result.warnings.isEmpty)
+    let calendar = try #require(try ICalendarReader.read(Array(text.utf8)).first)
+    let zone = try #require(calendar.components.first { $0.name == "VTIMEZONE" })
+    let rules = try #require(VTimezoneRules(zone))
+    let continued = try #require(ContinuedZone(rules, named: ["Europe/Berlin"]))
+    // Past its last onset (2027-03-28) the IANA zone: winter time from 2027-10-31 01:00 UTC.
+    #expect(continued.offset(at: Instant(secondsSince1970: 1_824_944_400 - 1)) == 7200)
+    #expect(continued.offset(at: Instant(secondsSince1970: 1_824_944_400)) == 3600)
+  }
+
   @Test("a one-shot whose exact trigger lands in a DST overlap is named by a loss line")
   func overlapOneShot() throws {
     let result = try imported(try fixtureText("schedule/overlap-trigger.ics"))

@@ -157,11 +157,7 @@ public enum CalendarResources {
     var groups: [JoinedCalendar] = []
     for calendar in resources {
       let zone = calendar.propertyValue(uppercased: "X-WR-TIMEZONE") ?? ""
-      var definitions: [String: [UInt8]] = [:]
-      for child in calendar.components where child.name == "VTIMEZONE" {
-        let id = child.propertyValue(uppercased: "TZID") ?? ""
-        if definitions[id] == nil { definitions[id] = printed(child) }
-      }
+      let definitions = CalendarsApart.definitions(in: calendar)
       if let index = groups.firstIndex(where: { $0.takes(zone, definitions) }) {
         groups[index].add(calendar, definitions)
       } else {
@@ -185,8 +181,7 @@ public enum CalendarResources {
 
     /// Whether a calendar with `zone` and these VTIMEZONE texts can join this one.
     func takes(_ zone: String, _ theirs: [String: [UInt8]]) -> Bool {
-      zone == self.zone
-        && theirs.allSatisfy { id, text in definitions[id].map { $0 == text } ?? true }
+      CalendarsApart.canJoin(zone, theirs, with: self.zone, definitions)
     }
 
     mutating func add(_ calendar: ICalComponent, _ theirs: [String: [UInt8]]) {
@@ -208,16 +203,6 @@ public enum CalendarResources {
       if !zone.isEmpty { properties.append(ICalProperty("X-WR-TIMEZONE", zone)) }
       return ICalComponent("VCALENDAR", properties: properties, components: zones + members)
     }
-  }
-
-  /// A VTIMEZONE's text as it defines offsets: without `LAST-MODIFIED` and `TZURL`, which
-  /// differ between copies of one definition.
-  private static func printed(_ zone: ICalComponent) -> [UInt8] {
-    var definition = zone
-    definition.properties.removeAll { $0.name == "LAST-MODIFIED" || $0.name == "TZURL" }
-    var printer = ICalendarPrinter()
-    printer.write(definition)
-    return printer.takeBytes()
   }
 
   /// The TZID parameters in `component` and its children, each once, in order.

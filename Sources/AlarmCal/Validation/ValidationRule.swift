@@ -102,6 +102,12 @@ public struct ValidationRule: Equatable, Sendable {
   public static let windowsZone = rule("timezone.windows-name", .warning, "§3.2.19")
   /// A TZID that neither a VTIMEZONE nor any zone database defines.
   public static let unknownZone = rule("timezone.unknown", .error, "§3.2.19")
+  /// A series that goes on past the last onset of the cut VTIMEZONE its start names, with no
+  /// IANA zone of that name agreeing with it: readers keep its last offset.
+  public static let zoneEndsBeforeSeries = rule("timezone.ends-before-series", .warning, "§3.6.5")
+  /// The same, where the IANA zone its TZID names agrees with it and continues it (khal writes
+  /// one year's onsets).
+  public static let zoneContinuedByIANA = rule("timezone.continued-by-iana", .note, "§3.6.5")
   /// A VTIMEZONE without TZID or observances, or an observance lacking a required property.
   public static let malformedZone = rule("timezone.malformed", .error, "§3.6.5")
 
@@ -119,6 +125,7 @@ public struct ValidationRule: Equatable, Sendable {
     floatingWithCalendarZone,
     zoneNotDefined,
     windowsZone, unknownZone,
+    zoneEndsBeforeSeries, zoneContinuedByIANA,
     malformedZone,
   ]
 

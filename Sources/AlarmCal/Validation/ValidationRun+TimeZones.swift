@@ -26,6 +26,7 @@ extension ValidationRun {
         }
       }
     }
+    checkZonesCoverSeries(calendar)
     var pending = calendar.components.filter { $0.name != "VTIMEZONE" }
     while let component = pending.popLast() {
       pending += component.components
@@ -57,6 +58,49 @@ extension ValidationRun {
       report(
         .unknownZone, at: position(line, parameter: "TZID"),
         "TZID \"\(tzid)\" is defined by no VTIMEZONE and names no known zone")
+    }
+  }
+
+  /// RFC 5545 §3.6.5: a VTIMEZONE governs the times it defines. One cut short (no observance
+  /// recurs without end) does not cover a series that goes on past its last onset: an RRULE
+  /// without COUNT or UNTIL, or one whose UNTIL is later, on a start in that zone.
+  private mutating func checkZonesCoverSeries(_ calendar: ICalComponent) {
+    var cut: [String: (rules: VTimezoneRules, until: Instant)] = [:]
+    for zone in calendar.components where zone.name == "VTIMEZONE" {
+      if let rules = VTimezoneRules(zone), let until = rules.definedUntil {
+        cut[rules.tzid] = (rules, until)
+      }
+    }
+    guard !cut.isEmpty else { return }
+    for item in calendar.components where item.name == "VEVENT" || item.name == "VTODO" {
+      guard let start = item.property(uppercased: "DTSTART"),
+        case .zoned(_, let tzid)? = DateTimeValue(property: start), let zone = cut[tzid],
+        let text = item.property(uppercased: "RRULE")?.value,
+        let rule = try? RecurrenceRule(parsing: text), rule.count == nil
+      else { continue }
+      if let until = rule.until {
+        let end: Instant
+        switch until {
+        case .utc(let local): end = Instant(secondsSince1970: local.secondsSince1970)
+        default: end = zone.rules.instant(for: until.local)
+        }
+        guard end > zone.until else { continue }
+      }
+      let last = LocalDateTime(
+        secondsSince1970: zone.until.secondsSince1970
+          + Int64(zone.rules.offset(at: zone.until))
+      ).date
+      if ContinuedZone(zone.rules, named: [tzid]) != nil {
+        report(
+          .zoneContinuedByIANA, at: position(start, parameter: "TZID"),
+          "VTIMEZONE \"\(tzid)\" ends at its onset of \(last) and the series goes on; alarmcal continues it with the IANA zone of that name, which agrees with it; other readers may keep its last offset"
+        )
+      } else {
+        report(
+          .zoneEndsBeforeSeries, at: position(start, parameter: "TZID"),
+          "VTIMEZONE \"\(tzid)\" ends at its onset of \(last) and the series goes on; its later times take its last offset"
+        )
+      }
     }
   }
 }

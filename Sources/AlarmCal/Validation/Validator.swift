@@ -24,6 +24,9 @@ public enum Validator {
       run.report(.notCalendar, at: position, "the file has no VCALENDAR component")
     }
     var seenCalendar = false
+    // pull and upcoming --url keep resources apart in calendars of their own where they must
+    // (CalendarsApart); alarmcal reads every calendar of its own files.
+    var earlier: [(zone: String, definitions: [String: [UInt8]])] = []
     for component in calendars {
       guard component.name == "VCALENDAR" else {
         run.report(
@@ -34,7 +37,15 @@ public enum Validator {
         run.check(component, hasMethod: true)
         continue
       }
-      if seenCalendar {
+      let zone = component.propertyValue(uppercased: "X-WR-TIMEZONE") ?? ""
+      let definitions = CalendarsApart.definitions(in: component)
+      let keptApart =
+        component.propertyValue(uppercased: "PRODID")?.hasPrefix("-//alarmcal//") == true
+        && !earlier.contains {
+          CalendarsApart.canJoin(zone, definitions, with: $0.zone, $0.definitions)
+        }
+      earlier.append((zone, definitions))
+      if seenCalendar, !keptApart {
         run.report(
           .multipleCalendars, at: run.begin(component),
           "another VCALENDAR in the same file; many readers take only the first")

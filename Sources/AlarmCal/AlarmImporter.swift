@@ -118,8 +118,7 @@ public struct AlarmImporter: Sendable {
     revision: ComponentRevision, line: Int?
   )] {
     guard calendars.count > 1 else { return [:] }
-    var found: [String: (revision: ComponentRevision, line: Int?, calendar: Int)] = [:]
-    var spread: Set<String> = []
+    var across = CurrentAcrossCalendars()
     var order = 0
     for (number, calendar) in calendars.enumerated() {
       for item in calendar.components {
@@ -128,15 +127,12 @@ public struct AlarmImporter: Sendable {
           !item.hasProperty(uppercased: "RECURRENCE-ID"),
           let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape), !uid.isEmpty
         else { continue }
-        let revision = ComponentRevision(of: item, order: order)
-        if let known = found[uid] {
-          if known.calendar != number { spread.insert(uid) }
-          if revision < known.revision { continue }
-        }
-        found[uid] = (revision, item.line, number)
+        across.note(
+          uid: uid, calendar: number, revision: ComponentRevision(of: item, order: order),
+          line: item.line)
       }
     }
-    return found.filter { spread.contains($0.key) }.mapValues { ($0.revision, $0.line) }
+    return across.spreadOnes
   }
 
   private static func inFileOrder<Item>(_ items: [Item], line: (Item) -> Int?) -> [Item] {

@@ -111,9 +111,28 @@ public struct FiringSchedule {
       return items
     }
     _ = consume text
+    // A UID whose masters several calendars hold: the current one's calendar keeps it.
+    var across = CurrentAcrossCalendars()
+    var order = 0
     for index in pieces.indices {
-      let builder = builderOfRoot[pieces[index].root]
-      for item in read[index].indices { builders[builder].add(&read[index][item]) }
+      for item in read[index] {
+        defer { order += 1 }
+        guard !item.isOverride, !item.uid.isEmpty else { continue }
+        across.note(
+          uid: item.uid, calendar: pieces[index].root, revision: item.revision.placed(at: order),
+          line: item.line)
+      }
+    }
+    for index in pieces.indices {
+      let root = pieces[index].root
+      let builder = builderOfRoot[root]
+      for item in read[index].indices {
+        if let newer = across.newer(for: read[index][item].uid, in: root) {
+          builders[builder].passOver(read[index][item], newer: newer.revision, line: newer.line)
+        } else {
+          builders[builder].add(&read[index][item])
+        }
+      }
       read[index] = []
     }
     for index in builders.indices { take(&builders[index]) }

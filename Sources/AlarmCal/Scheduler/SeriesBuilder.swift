@@ -120,6 +120,18 @@ struct SeriesBuilder {
     }
   }
 
+  /// Passes over an item whose UID has a newer master in another calendar of the file
+  /// (``CurrentAcrossCalendars``): a master with the warning that says so, an override beside
+  /// it without a word.
+  mutating func passOver(_ item: ReadItem, newer: ComponentRevision, line: Int?) {
+    added += 1
+    guard !item.isOverride else { return }
+    groupingWarnings.append(
+      SchedulerWarning(
+        file: reader.file, line: item.line, component: item.name, uid: item.uid,
+        message: item.revision.supersededReason(by: newer, line: line)))
+  }
+
   /// The slot of a component's UID, made when the UID is new. A component without a UID is
   /// an item of its own, identified by its content, with a warning when it has alarms.
   private mutating func slot(for read: ReadItem) -> Int {

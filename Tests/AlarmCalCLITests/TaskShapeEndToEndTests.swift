@@ -1,3 +1,4 @@
+import CalDAVTestServers
 import Foundation
 import Testing
 
@@ -77,5 +78,39 @@ import Testing
       #expect(result.status == 0, "\(result.stderr)")
     }
     #expect(try String(contentsOfFile: back, encoding: .utf8) == mixed)
+  }
+}
+
+/// The carried record through real Radicale and Xandikos: each keeps the DUE parameter and the
+/// X- properties, so a pushed app file pulls back as the same app file.
+@Suite(.serialized, .enabled(if: CalDAVTestServer.shouldRun))
+struct TaskShapeServerTests {
+  @Test(
+    "app tasks → push → pull → --shape ios give the app's file back byte for byte",
+    arguments: CalDAVTestServer.Kind.allCases)
+  func throughServer(kind: CalDAVTestServer.Kind) throws {
+    let server = try CalDAVTestServer(kind)
+    defer { server.stopAndRemove() }
+    let folder = try temporaryFolder()
+    let app = folder.appendingPathComponent("app-tasks.json")
+    try FileManager.default.copyItem(
+      at: URL(fileURLWithPath: try fixturePath("app-tasks.json")), to: app)
+    let url = server.collectionURL.absoluteString
+    let pulled = folder.appendingPathComponent("pulled.ics").path
+    let back = folder.appendingPathComponent("back.json").path
+    let common = ["--tz", "Europe/Berlin", "--now", "2026-12-02T08:00:00Z"]
+    let environment = ["ALARMCAL_PASSWORD": server.password, "HOME": "/nonexistent"]
+    for arguments in [
+      ["push", app.path, "--url", url] + common, ["pull", "--url", url, "-o", pulled],
+    ] {
+      let result = try runBinary(arguments + ["--user", server.user], environment: environment)
+      #expect(result.status == 0, "\(result.stderr)")
+    }
+    // The fixture's UUIDs are in sorted order, the order a pull gives its resources in.
+    let converted = try runBinary(["convert", pulled, "-o", back, "--shape", "ios"] + common)
+    #expect(converted.status == 0, "\(converted.stderr)")
+    #expect(
+      try String(contentsOfFile: back, encoding: .utf8)
+        == String(contentsOf: app, encoding: .utf8))
   }
 }

@@ -106,7 +106,8 @@ struct TaskShapeServerTests {
       let result = try runBinary(arguments + ["--user", server.user], environment: environment)
       #expect(result.status == 0, "\(result.stderr)")
     }
-    // The fixture's UUIDs are in sorted order, the order a pull gives its resources in.
+    // Push names each resource <UID>.ics and pull writes them in path order: the fixture's
+    // UUIDs are in that order.
     let converted = try runBinary(["convert", pulled, "-o", back, "--shape", "ios"] + common)
     #expect(converted.status == 0, "\(converted.stderr)")
     #expect(

@@ -46,13 +46,13 @@ VALID_TASKS = [
     {"title": "Gift", "deadline": "2026-12-19", "completed": True, "notes": "blue"},
     {"title": "Plumber", "deadline": 818362800, "uuid": "T3", "remindMinutesBefore": None},
     {"title": "Call", "deadline": "2026-12-07T16:00:00Z", "timeZone": "Europe/Berlin"},
+    {"title": "Extra", "deadline": 830000000.75, "colour": "red"},
 ]
 INVALID_TASKS = [
     {"title": "No deadline"},
     {"title": "Bad", "deadline": "soon"},
     {"title": "Both ids", "deadline": "2026-12-19", "UUID": "a", "id": "b"},
     {"title": "Over a day after", "deadline": "2026-12-19", "remindMinutesBefore": -1441},
-    {"title": "Extra", "deadline": "2026-12-19", "colour": "red"},
 ]
 
 

@@ -213,11 +213,9 @@ public struct AlarmExporter: Sendable {
     printer.write("UID", text: task.id)
     printer.write("DTSTAMP", value: stamp)
     printer.write("SUMMARY", text: task.title)
-    switch task.deadline {
-    case .at(let local): printer.write("DUE", dateTime: .zoned(local, tzid: task.timeZone))
-    case .on(let date): printer.write("DUE", dateTime: .date(date))
-    }
+    printer.write(task.dueProperty)
     if let notes = task.notes { printer.write("DESCRIPTION", text: notes) }
+    task.writeRecordCarriers(to: &printer)
     if task.completed {
       printer.write("STATUS", value: "COMPLETED")
       printer.write("COMPLETED", value: stamp)

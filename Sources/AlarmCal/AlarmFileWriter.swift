@@ -43,20 +43,18 @@ public enum AlarmFileWriter {
     bytes.append(literal: "\n  ]")
   }
 
-  /// Writes the members of a task's object: `UUID`, `title`, `deadline`, `completed`, `notes`
-  /// (when there are any), `remindMinutesBefore` (null for no reminder) and `timeZone` (not
-  /// for a date deadline, which is floating).
+  /// Writes the members of a task's object: `UUID`, `title`, `deadline` (as the record spelled
+  /// it, else a local date-time or a date), `completed`, `notes` (when there are any),
+  /// `remindMinutesBefore` (null for no reminder), `timeZone` (not for a date deadline, which is
+  /// floating), then the record's fields alarmcal does not know.
   private static func write(_ task: ToDo, to bytes: inout [UInt8]) {
     bytes.append(literal: "\n      \"UUID\": ")
     JSONWriter.appendString(task.id, to: &bytes)
     bytes.append(literal: ",\n      \"title\": ")
     JSONWriter.appendString(task.title, to: &bytes)
     bytes.append(literal: ",\n      \"deadline\": ")
-    switch task.deadline {
-    case .at(let local):
-      JSONWriter.appendString(AlarmTextFormats.localDateTimeString(local), to: &bytes)
-    case .on(let date): JSONWriter.appendString(date.description, to: &bytes)
-    }
+    JSONWriter(style: .pretty).write(
+      TaskDeadlineSpelling.value(of: task, natural: .local), depth: 3, to: &bytes)
     bytes.append(
       literal: task.completed ? ",\n      \"completed\": true" : ",\n      \"completed\": false")
     if let notes = task.notes {
@@ -69,6 +67,7 @@ public enum AlarmFileWriter {
       bytes.append(literal: ",\n      \"timeZone\": ")
       JSONWriter.appendString(task.timeZone, to: &bytes)
     }
+    appendMembers(task.extraFields, depth: 3, to: &bytes)
   }
 
   /// The list in the record shape iOS alarm apps store (a bare array of `alarmTime`, `name`,
@@ -135,6 +134,93 @@ public enum AlarmFileWriter {
     }
     bytes.append(literal: "]\n")
     return (bytes, omissions)
+  }
+
+  /// The list in the shape the apps store: the alarms as ``appShape(_:zone:)`` writes them, and
+  /// the tasks as a to-do app stores them, each record with the keys it came with, in its order
+  /// (for a task from another calendar: `UUID`, `title`, `deadline`, then `completed` when
+  /// done, `notes` when there are any, `remindMinutesBefore` unless 0), its deadline as it came
+  /// (else a Foundation `Date` number, or a date). Tasks alone are the app's dictionary keyed
+  /// by UUID; beside alarms, they follow the alarms in the one array (the layout the reader
+  /// takes for a mixed list, each task with its `UUID`). A note for each record whose fields
+  /// the shape cannot hold.
+  public static func appShape(_ alarms: [Alarm], tasks: [ToDo], zone: String) -> (
+    bytes: [UInt8], omissions: [String]
+  ) {
+    var shaped = appShape(alarms, zone: zone)
+    guard !tasks.isEmpty else { return shaped }
+    let inArray = !alarms.isEmpty
+    if inArray {
+      // Reopen the alarms' array after its last record: `\n]\n` off, `,` on.
+      shaped.bytes.removeLast(3)
+      shaped.bytes.append(UInt8(ascii: ","))
+    } else {
+      shaped.bytes = [UInt8(ascii: "{")]
+    }
+    let writer = JSONWriter(style: .pretty)
+    for (offset, task) in tasks.enumerated() {
+      if offset > 0 { shaped.bytes.append(UInt8(ascii: ",")) }
+      shaped.bytes.append(literal: "\n  ")
+      if !inArray {
+        JSONWriter.appendString(task.id, to: &shaped.bytes)
+        shaped.bytes.append(literal: ": ")
+      }
+      shaped.bytes.append(UInt8(ascii: "{"))
+      for (index, member) in appRecord(task, inArray: inArray, zone: zone).enumerated() {
+        shaped.bytes.append(literal: index == 0 ? "\n    " : ",\n    ")
+        JSONWriter.appendString(member.key, to: &shaped.bytes)
+        shaped.bytes.append(literal: ": ")
+        writer.write(member.value, depth: 2, to: &shaped.bytes)
+      }
+      shaped.bytes.append(literal: "\n  }")
+    }
+    shaped.bytes.append(literal: inArray ? "\n]\n" : "\n}\n")
+    return shaped
+  }
+
+  /// The members of a task's app record.
+  private static func appRecord(_ task: ToDo, inArray: Bool, zone: String) -> [JSONMember] {
+    let idKeys: Set<String> = ["UUID", "id", "uuid"]
+    var keys = task.recordKeys
+    if keys.isEmpty { keys = ["UUID", "title", "deadline"] }
+    // In the array the id has no dictionary key to live in.
+    if inArray, !keys.contains(where: idKeys.contains) { keys.insert("UUID", at: 0) }
+    let natural: TaskDeadlineSpelling.Form
+    if case .on = task.deadline { natural = .date } else { natural = .dateNumber }
+    let deadline = TaskDeadlineSpelling.value(of: task, natural: natural)
+    // A value the record's keys cannot hold gets its key.
+    if task.completed, !keys.contains("completed") { keys.append("completed") }
+    if task.notes != nil, !keys.contains("notes") { keys.append("notes") }
+    if task.remindMinutesBefore != 0, !keys.contains("remindMinutesBefore") {
+      keys.append("remindMinutesBefore")
+    }
+    if case .string(let text) = deadline, AlarmTextFormats.localDateTime(text) != nil,
+      task.timeZone != zone, !keys.contains("timeZone")
+    {
+      keys.append("timeZone")
+    }
+    var extras = task.extraFields
+    var members: [JSONMember] = []
+    var written = Set<String>()
+    for key in keys {
+      let value: JSONValue
+      switch key {
+      case _ where !TaskRecordDecoder.keys.contains(key):
+        guard let index = extras.firstIndex(where: { $0.key == key }) else { continue }
+        value = extras.remove(at: index).value
+      case _ where !written.insert(key).inserted: continue
+      case "title": value = .string(task.title)
+      case "deadline": value = deadline
+      case "completed": value = .bool(task.completed)
+      case "notes": value = task.notes.map(JSONValue.string) ?? .null
+      case "remindMinutesBefore":
+        value = task.remindMinutesBefore.map { .number(String($0)) } ?? .null
+      case "timeZone": value = .string(task.timeZone)
+      default: value = .string(task.id)
+      }
+      members.append(JSONMember(key, value))
+    }
+    return members + extras
   }
 
   /// Writes the members of an alarm's object, each on its own line.
@@ -212,8 +298,13 @@ public enum AlarmFileWriter {
   /// Appends the record's members that alarmcal does not know, as they came, as members
   /// `depth` levels deep.
   private static func appendExtraFields(_ alarm: Alarm, depth: Int, to bytes: inout [UInt8]) {
+    appendMembers(alarm.extraFields, depth: depth, to: &bytes)
+  }
+
+  /// Appends `members`, each after a comma on a line of its own, `depth` levels deep.
+  private static func appendMembers(_ members: [JSONMember], depth: Int, to bytes: inout [UInt8]) {
     let writer = JSONWriter(style: .pretty)
-    for member in alarm.extraFields {
+    for member in members {
       bytes.append(UInt8(ascii: ","))
       bytes.append(UInt8(ascii: "\n"))
       bytes += repeatElement(UInt8(ascii: " "), count: 2 * depth)

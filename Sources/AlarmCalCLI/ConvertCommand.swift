@@ -225,11 +225,8 @@ enum ConvertCommand {
   ) throws(Stopped) -> [UInt8] {
     let err = context.standardError
     switch format {
-    case .json where options.appShape && !tasks.isEmpty:
-      err.write("\(name): the ios shape holds alarms, not tasks; use --shape alarmcal\n")
-      throw Stopped(status: .badData)
     case .json where options.appShape:
-      let shaped = AlarmFileWriter.appShape(alarms, zone: options.zone.identifier)
+      let shaped = AlarmFileWriter.appShape(alarms, tasks: tasks, zone: options.zone.identifier)
       for omission in shaped.omissions { err.write("warning: \(name): \(omission)\n") }
       return shaped.bytes
     case .json:

@@ -76,8 +76,7 @@ import Testing
   func badFields() {
     #expect(
       problems(#"[{"title":"A","deadline":"soon","colour":"red"}]"#) == [
-        #"t.json: task 1 ("A"): unknown field "colour" of a task"#,
-        #"t.json: task 1 ("A"): deadline "soon" is not an ISO 8601 date-time (2026-12-07T17:00, with Z or an offset) or a date (2026-12-07)"#,
+        #"t.json: task 1 ("A"): deadline "soon" is not an ISO 8601 date-time (2026-12-07T17:00, with Z or an offset) or a date (2026-12-07)"#
       ])
     #expect(
       problems(#"{"tasks":[{"title":"A","deadline":"2026-12-07","remindMinutesBefore":-1441}]}"#)
@@ -105,15 +104,18 @@ import Testing
   func export() throws {
     let read = try list(taxes).get()
     let text = try AlarmExporter(now: now, timestamp: now).text(read.alarms, tasks: read.tasks)
+    // Lines unfolded (RFC 5545 §3.1): the carried record makes the DUE line long.
+    let unfolded = text.replacing("\r\n ", with: "")
     #expect(
-      text.contains(
+      unfolded.contains(
         """
         BEGIN:VTODO\r
         UID:T1\r
         DTSTAMP:20261202T080000Z\r
         SUMMARY:File taxes\r
-        DUE;TZID=Europe/Berlin:20261207T170000\r
+        DUE;TZID=Europe/Berlin;X-ALARMCAL-DEADLINE="2026-12-07T17:00":20261207T170000\r
         DESCRIPTION:Form 1040\r
+        X-ALARMCAL-KEYS:["title"\\,"deadline"\\,"UUID"\\,"remindMinutesBefore"\\,"notes"]\r
         STATUS:NEEDS-ACTION\r
         BEGIN:VALARM\r
         UID:\(try #require(text.firstMatch(of: /UID:([0-9A-F-]{36})\r\nACTION:DISPLAY/)?.output.1))\r
@@ -124,7 +126,7 @@ import Testing
         END:VTODO\r
 
         """))
-    #expect(text.contains("DUE;VALUE=DATE:20261220\r\nSTATUS:NEEDS-ACTION\r\n"))
+    #expect(text.contains("DUE;VALUE=DATE;X-ALARMCAL-DEADLINE=2026-12-20:20261220\r\n"))
     #expect(text.contains("STATUS:COMPLETED\r\nCOMPLETED:20261202T080000Z\r\n"))
     #expect(text.contains("BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\n"))
     // What rings: an hour before the taxes, the gift at midnight; done and silent tasks never.

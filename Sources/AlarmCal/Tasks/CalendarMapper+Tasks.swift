@@ -57,12 +57,57 @@ extension CalendarMapper {
         )
       }
     }
-    tasks.append(
-      ToDo(
-        id: id, title: title, deadline: deadline.value, completed: done,
-        notes: item.propertyValue(uppercased: "DESCRIPTION").map(TextEscaping.unescape),
-        remindMinutesBefore: reminder, timeZone: deadline.zone.identifier))
+    var task = ToDo(
+      id: id, title: title, deadline: deadline.value, completed: done,
+      notes: item.propertyValue(uppercased: "DESCRIPTION").map(TextEscaping.unescape),
+      remindMinutesBefore: reminder, timeZone: deadline.zone.identifier)
+    readRecordCarriers(item, into: &task)
+    tasks.append(task)
     return true
+  }
+
+  /// Restores what an export carried of the app's record: the deadline's spelling (kept while
+  /// it names DUE's time, else DUE's time in the same form: another client moved the deadline),
+  /// the record's keys, and its fields alarmcal does not know. A carrier that cannot be read is
+  /// reported and the task kept without it.
+  private mutating func readRecordCarriers(_ item: ICalComponent, into task: inout ToDo) {
+    if let text = item.property(uppercased: "DUE")?.parameter(
+      uppercased: TaskVocabulary.deadlineParameter)
+    {
+      if let literal = TaskDeadlineSpelling.literal(carried: text),
+        let form = TaskDeadlineSpelling.form(of: literal)
+      {
+        let zone = TimeZoneRules(identifier: task.timeZone) ?? .utc
+        task.deadlineLiteral =
+          TaskDeadlineSpelling.literal(literal, names: task.deadline, in: zone)
+          ? literal : TaskDeadlineSpelling.render(task.deadline, in: zone, as: form)
+      } else {
+        lose(
+          item, "DUE's \(TaskVocabulary.deadlineParameter) \(quoted(text)) is not a deadline",
+          .taskKept("with its deadline in the natural form"))
+      }
+    }
+    if let text = item.propertyValue(uppercased: TaskVocabulary.recordKeys) {
+      let json = TextEscaping.unescape(text)
+      let items = (try? JSONParser().parse(json))?.arrayValue
+      if let items, case let keys = items.compactMap(\.stringValue), keys.count == items.count {
+        task.recordKeys = keys
+      } else {
+        lose(
+          item, "\(TaskVocabulary.recordKeys) \(quoted(json)) is not a JSON array of strings",
+          .taskKept("with the keys alarmcal writes"))
+      }
+    }
+    for property in item.properties(named: AlarmVocabulary.extraField) {
+      let json = TextEscaping.unescape(property.value)
+      guard let object = (try? JSONParser().parse(json))?.objectValue, object.count == 1 else {
+        lose(
+          item, "\(AlarmVocabulary.extraField) \(quoted(json)) is not a JSON object of one member",
+          .taskKept("without it"))
+        continue
+      }
+      task.extraFields += object
+    }
   }
 
   /// Turns the task's alarms into its reminder (the first that fits) and one-shot alarms (the

@@ -2,7 +2,8 @@ import ICalendar
 
 /// Decodes one task record as a to-do app stores it (`title`, `deadline`, `UUID`, and
 /// optionally `completed`, `notes`, `remindMinutesBefore`, `timeZone`), collecting a problem
-/// per bad field.
+/// per bad field. The record's key order, its spelling of the deadline and the fields alarmcal
+/// does not know are kept on the task, so that it is written back as it came.
 struct TaskRecordDecoder {
   let reader: AlarmFileReader
   /// The task's place in its list, 1-based, for messages.
@@ -30,9 +31,6 @@ struct TaskRecordDecoder {
       fail("must be an object, not \(record.typeName)")
       return nil
     }
-    for member in members where !Self.keys.contains(member.key) {
-      fail("unknown field \(quoted(member.key)) of a task")
-    }
     let idKeys = members.map(\.key).filter { $0 == "UUID" || $0 == "id" || $0 == "uuid" }
     if idKeys.count > 1 {
       fail(
@@ -49,10 +47,14 @@ struct TaskRecordDecoder {
     let notes = text("notes", required: false)
     let remind = minutesBefore()
     guard problems.count == before, let deadline else { return nil }
-    return ToDo(
+    var task = ToDo(
       id: id, title: AlarmTextFormats.normalizedLabel(title), deadline: deadline,
       completed: completed, notes: notes.map(AlarmTextFormats.normalizedLabel),
-      remindMinutesBefore: remind, timeZone: timeZone)
+      remindMinutesBefore: remind, timeZone: timeZone, deadlineLiteral: record["deadline"])
+    // The record goes back with the keys it came with: those alarmcal knows and the app's own.
+    task.recordKeys = members.map(\.key)
+    task.extraFields = members.filter { !Self.keys.contains($0.key) }
+    return task
   }
 
   private mutating func fail(_ message: String) {

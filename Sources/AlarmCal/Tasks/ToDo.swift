@@ -26,11 +26,20 @@ public struct ToDo: Equatable, Sendable {
   /// The IANA zone whose wall clock a date-time deadline is read on. A date deadline is
   /// floating (a whole day on the clock of whoever reads it), so its zone is the reader's.
   public var timeZone: String
+  /// The deadline as the record wrote it: a Foundation `Date` number with its fraction, or an
+  /// ISO 8601 string with its `Z`, offset or seconds. JSON output writes it back while it still
+  /// names ``deadline`` (else the deadline in the same form); nil: the shape's natural form.
+  public var deadlineLiteral: JSONValue?
+  /// The record's keys in its order (empty for a task that came from no record), so the app's
+  /// shape writes back the keys the app wrote, `"remindMinutesBefore": 0` and all.
+  public var recordKeys: [String] = []
+  /// The record's members that alarmcal does not know, as they came.
+  public var extraFields: [JSONMember] = []
 
   /// Creates a task; a reminder rings at the deadline unless told otherwise.
   public init(
     id: String, title: String, deadline: Deadline, completed: Bool = false, notes: String? = nil,
-    remindMinutesBefore: Int? = 0, timeZone: String
+    remindMinutesBefore: Int? = 0, timeZone: String, deadlineLiteral: JSONValue? = nil
   ) {
     self.id = id
     self.title = title
@@ -39,6 +48,16 @@ public struct ToDo: Equatable, Sendable {
     self.notes = notes
     self.remindMinutesBefore = remindMinutesBefore
     self.timeZone = timeZone
+    self.deadlineLiteral = deadlineLiteral
+  }
+
+  /// Whether two tasks are the same task: every field but how a record spelled it
+  /// (``deadlineLiteral``, ``recordKeys``), so the same task read from two shapes is equal.
+  public static func == (lhs: ToDo, rhs: ToDo) -> Bool {
+    lhs.id == rhs.id && lhs.title == rhs.title && lhs.deadline == rhs.deadline
+      && lhs.completed == rhs.completed && lhs.notes == rhs.notes
+      && lhs.remindMinutesBefore == rhs.remindMinutesBefore && lhs.timeZone == rhs.timeZone
+      && lhs.extraFields == rhs.extraFields
   }
 
   /// How early a reminder may ring: up to four weeks before its deadline, or up to a day after

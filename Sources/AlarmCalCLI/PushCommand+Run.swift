@@ -32,6 +32,8 @@ extension PushCommand {
       let body: [UInt8]
       let digest: String
       let marked: Bool
+      /// The values of ``Run/keptNames(of:)`` in `body`.
+      let kept: [String: String]?
     }
 
     mutating func push(_ resources: [CalendarResource], deleteMissing: Bool, overwrite: Bool)
@@ -60,14 +62,15 @@ extension PushCommand {
       for (resource, path) in zip(resources, hrefs(for: resources, in: collection, known: known)) {
         // The state's paths were checked when it was read; the others are `<UID>.ics`.
         guard let url = scope.member(path) else { continue }
-        let mark = known.resources[path]?.marked ?? true
-        let body = (mark ? marked(resource, list: list) : resource).bytes
+        let entry = known.resources[path]
+        let mark = entry?.marked ?? true
+        let (body, kept) = Self.stable(mark ? marked(resource, list: list) : resource, entry)
         let digest = CalDAVState.digest(body)
         let key = url.path
         if hrefOf[key] == nil { hrefOf[key] = path }
         outgoing[key] = Outgoing(
           resource: resource, path: hrefOf[key] ?? path, url: url, body: body, digest: digest,
-          marked: mark)
+          marked: mark, kept: kept)
         local.append(SyncPlan.Local(key: key, uid: resource.uid, bytes: body, digest: digest))
       }
       var serverTexts: [String: String] = [:]
@@ -122,6 +125,36 @@ extension PushCommand {
       }
     }
 
+    /// The bytes to send of `resource` and the values of its ``keptNames(of:)`` in them: with
+    /// the values `entry` records when the resource differs from what was last sent in those
+    /// alone (so an alarm list exported again at a later `--now` is unchanged, and nothing is
+    /// sent), else as it is. A once-ringing alarm keeps the date its first push gave it until
+    /// anything else of it changes; then it rings at its next time after this `--now`.
+    static func stable(_ resource: CalendarResource, _ entry: CalDAVState.Resource?) -> (
+      bytes: [UInt8], kept: [String: String]?
+    ) {
+      let values = SyncPlan.values(keptNames(of: resource), of: resource)
+      if let entry, let recorded = entry.kept, let values, Set(recorded.keys) == Set(values.keys),
+        let before = SyncPlan.restoring(recorded, datesOnly: ["DTSTART"], in: resource)
+      {
+        let bytes = before.bytes
+        if CalDAVState.digest(bytes) == entry.digest { return (bytes, recorded) }
+      }
+      return (resource.bytes, values)
+    }
+
+    /// What a push keeps of what it last sent: DTSTAMP (when the copy was made, RFC 5545
+    /// §3.8.7.2) and COMPLETED, which an alarm list's export takes from `--now`, and the
+    /// DTSTART of an alarm marked `X-ALARMCAL-RINGS:ONCE` (the export dates it at its next
+    /// ring after `--now`).
+    static func keptNames(of resource: CalendarResource) -> [String] {
+      let once = resource.calendar.components.contains {
+        $0.name == "VEVENT" && $0.propertyValue(uppercased: "X-ALARMCAL-RINGS") == "ONCE"
+          && !$0.hasProperty(uppercased: "RRULE") && !$0.hasProperty(uppercased: "RDATE")
+      }
+      return ["DTSTAMP", "COMPLETED"] + (once ? ["DTSTART"] : [])
+    }
+
     /// PUTs one resource; whether it was written.
     private mutating func write(_ item: Outgoing, replacing etag: String?) throws(DAVError)
       -> Bool
@@ -147,7 +180,7 @@ extension PushCommand {
     private mutating func record(_ item: Outgoing, etag: String) {
       known.resources[item.path] = CalDAVState.Resource(
         uid: item.resource.uid, etag: etag, digest: item.digest, marked: item.marked, data: nil,
-        list: list)
+        list: list, kept: item.kept)
     }
 
     /// Keeps `token` (taken before the listing) with the paths whose server copy then differs

@@ -218,7 +218,8 @@ enum PushCommand {
       return .failure(Stopped(.noInput))
     }
     switch AlarmListInput.calendarBytes(
-      bytes, file: file, zone: options.zone, now: options.now, timestamp: options.timestamp)
+      bytes, file: file, zone: options.zone, now: options.now, timestamp: options.timestamp,
+      warnings: err)
     {
     case .success(let calendar): bytes = calendar
     case .failure(let failure):

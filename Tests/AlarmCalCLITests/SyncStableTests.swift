@@ -111,4 +111,30 @@ struct SyncStableTests {
     let next = try Self.push(file, server, now: "2026-12-03T12:00:00Z")
     #expect(next.stdout == Self.summary(new: 0, changed: 0, unchanged: 4))
   }
+
+  @Test("a field one edit away from a known name: convert's warning from upcoming and push too")
+  func nearMissWarned() throws {
+    let server = try CalDAVTestServer(.radicale)
+    defer { server.stopAndRemove() }
+    let folder = try temporaryFolder()
+    let file = folder.appendingPathComponent("alarms.json").path
+    try
+      #"{"timeZone": "UTC", "alarms": [{"id": "a", "time": "07:00", "repeat": ["mon"], "lable": "Wake"}]}"#
+      .write(toFile: file, atomically: true, encoding: .utf8)
+    let warning =
+      "warning: \(file): alarm 1: field \"lable\" is not one alarmcal knows; did you mean \"label\"? It is kept as it is\n"
+    let now = ["--now", "2026-12-01T00:00:00Z"]
+    let convert = try runBinary(
+      ["convert", file, "-o", folder.appendingPathComponent("a.ics").path] + now)
+    #expect(convert.status == 0)
+    #expect(convert.stderr == warning)
+    let upcoming = try runBinary(
+      ["upcoming", file, "--from", "2026-12-01T00:00:00Z", "--to", "2026-12-08T00:00:00Z"] + now)
+    #expect(upcoming.status == 0)
+    #expect(upcoming.stderr == warning)
+    let push = try Self.push(file, server, now: "2026-12-01T00:00:00Z")
+    #expect(push.status == 0)
+    #expect(push.stderr == warning)
+    #expect(push.stdout == Self.summary(new: 1, changed: 0, unchanged: 0))
+  }
 }

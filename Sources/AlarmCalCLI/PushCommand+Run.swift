@@ -161,6 +161,11 @@ extension PushCommand {
     {
       switch try session.put(item.body, at: item.url, replacing: etag) {
       case .conflict:
+        if etag == nil, let written = sentAlready(item) {
+          tally.new += 1
+          record(item, etag: written)
+          return true
+        }
         conflict(
           item.resource.uid, item.url,
           "changed on the server since it was read; not overwritten (pull first, or push --overwrite to replace the server's copy)"
@@ -175,6 +180,19 @@ extension PushCommand {
         record(item, etag: newETag ?? "")
         return true
       }
+    }
+
+    /// The ETag of the server's copy of `item` when it is what was sent (as
+    /// ``SyncPlan/canonical(_:)`` compares them): a create retried after a lost answer meets
+    /// its own first attempt, whose 412 is then that write. Nil when it differs or cannot be
+    /// read.
+    private func sentAlready(_ item: Outgoing) -> String? {
+      guard let objects = try? session.calendarObjects(at: [item.url], in: collection),
+        let copy = objects.first(where: { $0.url.path == item.url.path }),
+        let data = copy.data,
+        SyncPlan.canonical(Array(data.utf8)) == SyncPlan.canonical(item.body)
+      else { return nil }
+      return copy.etag
     }
 
     private mutating func record(_ item: Outgoing, etag: String) {

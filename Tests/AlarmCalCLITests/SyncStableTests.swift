@@ -137,4 +137,39 @@ struct SyncStableTests {
     #expect(push.stderr == warning)
     #expect(push.stdout == Self.summary(new: 1, changed: 0, unchanged: 0))
   }
+
+  @Test("a create's 412 with what was sent on the server is that write (a retry met its first)")
+  func retriedCreate() throws {
+    typealias Scope = CalDAVScopeTests
+    // As after a PUT whose answer was lost: the retry's If-None-Match: * meets the first
+    // attempt's copy. a's copy is what was sent (in another order, another DTSTAMP); b's is not.
+    let sentA = Scope.calendar([Scope.event("a", list: "alarms")])
+      .replacingOccurrences(of: "DTSTAMP:20270101T000000Z", with: "DTSTAMP:20270102T000000Z")
+      .replacingOccurrences(of: "SUMMARY:Wake\r\n", with: "")
+      .replacingOccurrences(of: "BEGIN:VEVENT\r\n", with: "BEGIN:VEVENT\r\nSUMMARY:Wake\r\n")
+    let otherB = Scope.calendar([Scope.event("b", summary: "Theirs", list: "alarms")])
+    let server = try ScriptedServer(
+      rules: [
+        .init("PUT", "/cal/a.ics", status: 412), .init("PUT", "/cal/b.ics", status: 412),
+        .init(
+          "REPORT", "/cal/", status: 207,
+          body: Scope.multistatus([
+            Scope.response("/cal/a.ics", etag: "\"7\"", data: sentA),
+            Scope.response("/cal/b.ics", etag: "\"8\"", data: otherB),
+          ])),
+      ] + Scope.collection([]))
+    let collection = server.baseURL.appendingPathComponent("cal/").absoluteString
+    let file = try Scope.alarmsFile(Scope.calendar([Scope.event("a"), Scope.event("b")]))
+    let push = try Scope.run(["push", file, "--url", collection])
+    #expect(push.status == 1, "\(push.stderr)")
+    #expect(
+      push.stdout == "pushed: 1 new, 0 changed, 0 unchanged, 0 deleted, 1 conflicts, 0 refused\n")
+    #expect(
+      push.stderr
+        == "conflict: b (\(collection)b.ics): changed on the server since it was read; not overwritten (pull first, or push --overwrite to replace the server's copy)\n"
+    )
+    let recorded = try SyncJointsTests.recorded(of: file)
+    #expect(recorded.keys.sorted() == ["/cal/a.ics"])
+    #expect(recorded["/cal/a.ics"]?["etag"] as? String == "\"7\"")
+  }
 }

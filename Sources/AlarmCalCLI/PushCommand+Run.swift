@@ -12,6 +12,10 @@ extension PushCommand {
     let session: CalDAVSession
     let context: ToolContext
     var tally = Tally()
+    /// The DTSTAMP an alarm list's export writes in this push (from `--now`, or
+    /// `SOURCE_DATE_EPOCH`): a resource that carries it was made by this push, and only such
+    /// a resource keeps what was last sent (a file's own values are sent as they are).
+    var exportStamp: String?
 
     init(
       collection: URL, list: String, known: CalDAVState.Collection, session: CalDAVSession,
@@ -64,7 +68,8 @@ extension PushCommand {
         guard let url = scope.member(path) else { continue }
         let entry = known.resources[path]
         let mark = entry?.marked ?? true
-        let (body, kept) = Self.stable(mark ? marked(resource, list: list) : resource, entry)
+        let (body, kept) = Self.stable(
+          mark ? marked(resource, list: list) : resource, entry, madeAt: exportStamp)
         let digest = CalDAVState.digest(body)
         let key = url.path
         if hrefOf[key] == nil { hrefOf[key] = path }
@@ -125,16 +130,20 @@ extension PushCommand {
       }
     }
 
-    /// The bytes to send of `resource` and the values of its ``keptNames(of:)`` in them: with
-    /// the values `entry` records when the resource differs from what was last sent in those
-    /// alone (so an alarm list exported again at a later `--now` is unchanged, and nothing is
-    /// sent), else as it is. A once-ringing alarm keeps the date its first push gave it until
-    /// anything else of it changes; then it rings at its next time after this `--now`.
-    static func stable(_ resource: CalendarResource, _ entry: CalDAVState.Resource?) -> (
-      bytes: [UInt8], kept: [String: String]?
-    ) {
-      let values = SyncPlan.values(keptNames(of: resource), of: resource)
-      if let entry, let recorded = entry.kept, let values, Set(recorded.keys) == Set(values.keys),
+    /// The bytes to send of `resource` and the values of its ``keptNames(of:)`` in them. A
+    /// resource made by this push (its DTSTAMP is `stamp`) that differs from what was last
+    /// sent in those values alone is sent with the values `entry` records, which is what was
+    /// sent: unchanged, so an alarm list exported again at a later `--now` sends nothing. A
+    /// once-ringing alarm thus keeps the date its first push gave it until anything else of
+    /// it changes; then it rings at its next time after this `--now`. Any other resource is
+    /// sent as it is, and keeps nothing.
+    static func stable(
+      _ resource: CalendarResource, _ entry: CalDAVState.Resource?, madeAt stamp: String?
+    ) -> (bytes: [UInt8], kept: [String: String]?) {
+      guard let stamp, let values = SyncPlan.values(keptNames(of: resource), of: resource),
+        values["DTSTAMP"] == stamp
+      else { return (resource.bytes, nil) }
+      if let entry, let recorded = entry.kept, Set(recorded.keys) == Set(values.keys),
         let before = SyncPlan.restoring(recorded, datesOnly: ["DTSTART"], in: resource)
       {
         let bytes = before.bytes

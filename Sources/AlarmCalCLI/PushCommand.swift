@@ -153,6 +153,7 @@ enum PushCommand {
     var run = Run(
       collection: collection, list: options.list, known: known, session: session,
       context: context)
+    run.exportStamp = DateTimeValue.utc(options.timestamp.utc).icalString
     var failure: DAVError?
     do {
       try run.push(resources, deleteMissing: options.deleteMissing, overwrite: options.overwrite)

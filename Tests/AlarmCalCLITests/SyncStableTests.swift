@@ -112,6 +112,30 @@ struct SyncStableTests {
     #expect(next.stdout == Self.summary(new: 0, changed: 0, unchanged: 4))
   }
 
+  @Test(
+    "a file's own values are sent as they are: a once-ringing alarm moved in an .ics is sent",
+    arguments: CalDAVTestServer.Kind.allCases)
+  func fileValuesSent(kind: CalDAVTestServer.Kind) throws {
+    let server = try CalDAVTestServer(kind)
+    defer { server.stopAndRemove() }
+    let event =
+      "BEGIN:VEVENT\r\nUID:once\r\nDTSTAMP:20261201T000000Z\r\nDTSTART:20261202T045000Z\r\n"
+      + "DURATION:PT1M\r\nX-ALARMCAL-RINGS:ONCE\r\nSUMMARY:Flight\r\nEND:VEVENT\r\n"
+    let file = try CalDAVScopeTests.alarmsFile(CalDAVScopeTests.calendar([event]))
+    #expect(
+      try Self.push(file, server, now: nil).stdout == Self.summary(new: 1, changed: 0, unchanged: 0)
+    )
+    let moved = CalDAVScopeTests.calendar([
+      event.replacingOccurrences(of: "DTSTART:20261202", with: "DTSTART:20261206")
+    ])
+    try moved.write(toFile: file, atomically: true, encoding: .utf8)
+    let push = try Self.push(file, server, now: nil)
+    #expect(push.status == 0, "\(push.stderr)")
+    #expect(push.stdout == Self.summary(new: 0, changed: 1, unchanged: 0))
+    let text = try SyncJointsTests.serverText(server, uid: "once")
+    #expect(text?.contains("DTSTART:20261206T045000Z") == true)
+  }
+
   @Test("a field one edit away from a known name: convert's warning from upcoming and push too")
   func nearMissWarned() throws {
     let server = try CalDAVTestServer(.radicale)

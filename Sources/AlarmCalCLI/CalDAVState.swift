@@ -25,6 +25,10 @@ struct CalDAVState: Codable, Equatable {
     /// pulled, and in state files older than this field. Only a resource of this list with
     /// its ETag unchanged on the server may go with `--delete-missing`.
     var list: String? = nil
+    /// The values push sent of the properties it keeps while the rest of the resource is
+    /// unchanged (DTSTAMP, COMPLETED, the date of a once-ringing alarm's DTSTART), by name;
+    /// nil when it was only pulled, and in state files older than this field.
+    var kept: [String: String]? = nil
   }
 
   /// What is known of one collection.

@@ -12,6 +12,10 @@ extension PushCommand {
     let session: CalDAVSession
     let context: ToolContext
     var tally = Tally()
+    /// The DTSTAMP an alarm list's export writes in this push (from `--now`, or
+    /// `SOURCE_DATE_EPOCH`): a resource that carries it was made by this push, and only such
+    /// a resource keeps what was last sent (a file's own values are sent as they are).
+    var exportStamp: String?
 
     init(
       collection: URL, list: String, known: CalDAVState.Collection, session: CalDAVSession,
@@ -32,6 +36,8 @@ extension PushCommand {
       let body: [UInt8]
       let digest: String
       let marked: Bool
+      /// The values of ``Run/keptNames(of:)`` in `body`.
+      let kept: [String: String]?
     }
 
     mutating func push(_ resources: [CalendarResource], deleteMissing: Bool, overwrite: Bool)
@@ -60,14 +66,16 @@ extension PushCommand {
       for (resource, path) in zip(resources, hrefs(for: resources, in: collection, known: known)) {
         // The state's paths were checked when it was read; the others are `<UID>.ics`.
         guard let url = scope.member(path) else { continue }
-        let mark = known.resources[path]?.marked ?? true
-        let body = (mark ? marked(resource, list: list) : resource).bytes
+        let entry = known.resources[path]
+        let mark = entry?.marked ?? true
+        let (body, kept) = Self.stable(
+          mark ? marked(resource, list: list) : resource, entry, madeAt: exportStamp)
         let digest = CalDAVState.digest(body)
         let key = url.path
         if hrefOf[key] == nil { hrefOf[key] = path }
         outgoing[key] = Outgoing(
           resource: resource, path: hrefOf[key] ?? path, url: url, body: body, digest: digest,
-          marked: mark)
+          marked: mark, kept: kept)
         local.append(SyncPlan.Local(key: key, uid: resource.uid, bytes: body, digest: digest))
       }
       var serverTexts: [String: String] = [:]
@@ -122,12 +130,51 @@ extension PushCommand {
       }
     }
 
+    /// The bytes to send of `resource` and the values of its ``keptNames(of:)`` in them. A
+    /// resource made by this push (its DTSTAMP is `stamp`) that differs from what was last
+    /// sent in those values alone is sent with the values `entry` records, which is what was
+    /// sent: unchanged, so an alarm list exported again at a later `--now` sends nothing. A
+    /// once-ringing alarm thus keeps the date its first push gave it until anything else of
+    /// it changes; then it rings at its next time after this `--now`. Any other resource is
+    /// sent as it is, and keeps nothing.
+    static func stable(
+      _ resource: CalendarResource, _ entry: CalDAVState.Resource?, madeAt stamp: String?
+    ) -> (bytes: [UInt8], kept: [String: String]?) {
+      guard let stamp, let values = SyncPlan.values(keptNames(of: resource), of: resource),
+        values["DTSTAMP"] == stamp
+      else { return (resource.bytes, nil) }
+      if let entry, let recorded = entry.kept, Set(recorded.keys) == Set(values.keys),
+        let before = SyncPlan.restoring(recorded, datesOnly: ["DTSTART"], in: resource)
+      {
+        let bytes = before.bytes
+        if CalDAVState.digest(bytes) == entry.digest { return (bytes, recorded) }
+      }
+      return (resource.bytes, values)
+    }
+
+    /// What a push keeps of what it last sent: DTSTAMP (when the copy was made, RFC 5545
+    /// §3.8.7.2) and COMPLETED, which an alarm list's export takes from `--now`, and the
+    /// DTSTART of an alarm marked `X-ALARMCAL-RINGS:ONCE` (the export dates it at its next
+    /// ring after `--now`).
+    static func keptNames(of resource: CalendarResource) -> [String] {
+      let once = resource.calendar.components.contains {
+        $0.name == "VEVENT" && $0.propertyValue(uppercased: "X-ALARMCAL-RINGS") == "ONCE"
+          && !$0.hasProperty(uppercased: "RRULE") && !$0.hasProperty(uppercased: "RDATE")
+      }
+      return ["DTSTAMP", "COMPLETED"] + (once ? ["DTSTART"] : [])
+    }
+
     /// PUTs one resource; whether it was written.
     private mutating func write(_ item: Outgoing, replacing etag: String?) throws(DAVError)
       -> Bool
     {
       switch try session.put(item.body, at: item.url, replacing: etag) {
       case .conflict:
+        if etag == nil, let written = sentAlready(item) {
+          tally.new += 1
+          record(item, etag: written)
+          return true
+        }
         conflict(
           item.resource.uid, item.url,
           "changed on the server since it was read; not overwritten (pull first, or push --overwrite to replace the server's copy)"
@@ -144,10 +191,23 @@ extension PushCommand {
       }
     }
 
+    /// The ETag of the server's copy of `item` when it is what was sent (as
+    /// ``SyncPlan/canonical(_:)`` compares them): a create retried after a lost answer meets
+    /// its own first attempt, whose 412 is then that write. Nil when it differs or cannot be
+    /// read.
+    private func sentAlready(_ item: Outgoing) -> String? {
+      guard let objects = try? session.calendarObjects(at: [item.url], in: collection),
+        let copy = objects.first(where: { $0.url.path == item.url.path }),
+        let data = copy.data,
+        SyncPlan.canonical(Array(data.utf8)) == SyncPlan.canonical(item.body)
+      else { return nil }
+      return copy.etag
+    }
+
     private mutating func record(_ item: Outgoing, etag: String) {
       known.resources[item.path] = CalDAVState.Resource(
         uid: item.resource.uid, etag: etag, digest: item.digest, marked: item.marked, data: nil,
-        list: list)
+        list: list, kept: item.kept)
     }
 
     /// Keeps `token` (taken before the listing) with the paths whose server copy then differs

@@ -153,6 +153,7 @@ enum PushCommand {
     var run = Run(
       collection: collection, list: options.list, known: known, session: session,
       context: context)
+    run.exportStamp = DateTimeValue.utc(options.timestamp.utc).icalString
     var failure: DAVError?
     do {
       try run.push(resources, deleteMissing: options.deleteMissing, overwrite: options.overwrite)
@@ -218,7 +219,8 @@ enum PushCommand {
       return .failure(Stopped(.noInput))
     }
     switch AlarmListInput.calendarBytes(
-      bytes, file: file, zone: options.zone, now: options.now, timestamp: options.timestamp)
+      bytes, file: file, zone: options.zone, now: options.now, timestamp: options.timestamp,
+      warnings: err)
     {
     case .success(let calendar): bytes = calendar
     case .failure(let failure):

@@ -105,7 +105,8 @@ enum UpcomingCommand {
       }
       // An alarm list is planned as `convert` would export it at --now.
       switch AlarmListInput.calendarBytes(
-        bytes, file: file, zone: options.zone, now: options.now, timestamp: options.now)
+        bytes, file: file, zone: options.zone, now: options.now, timestamp: options.now,
+        warnings: err)
       {
       case .success(let calendar): bytes = calendar
       case .failure(let failure):

@@ -1,3 +1,5 @@
+import ICalendar
+
 /// What one push does, decided in one place and without a server: from the resources as they
 /// would be sent, what was recorded of the collection, and the server's listing, the list of
 /// writes to make and conflicts to report. Keys are resource paths as the caller compares them
@@ -144,10 +146,65 @@ public enum SyncPlan {
     return actions
   }
 
+  /// The values of `names` on the one event, to-do or journal of `resource` (the first
+  /// property of each name; a name it lacks is left out): what a push keeps of what it sent
+  /// while the rest is unchanged. Nil when the resource holds more or fewer than one.
+  public static func values(_ names: [String], of resource: CalendarResource) -> [String: String]? {
+    guard let object = soleObject(of: resource) else { return nil }
+    var values: [String: String] = [:]
+    for name in names {
+      if let value = resource.calendar.components[object].propertyValue(uppercased: name) {
+        values[name] = value
+      }
+    }
+    return values
+  }
+
+  /// `resource` with `values` put back on its one event, to-do or journal: each property named
+  /// there takes that value, except that one named in `datesOnly` takes only its date (the
+  /// first eight characters) and keeps its own time. Nil when the resource holds more or fewer
+  /// than one object, or its object lacks one of the properties, or a date does not fit.
+  public static func restoring(
+    _ values: [String: String], datesOnly: Set<String> = [], in resource: CalendarResource
+  ) -> CalendarResource? {
+    guard let object = soleObject(of: resource) else { return nil }
+    var copy = resource
+    var properties = copy.calendar.components[object].properties
+    for (name, value) in values {
+      guard let index = properties.firstIndex(where: { $0.name == name }) else { return nil }
+      if datesOnly.contains(name) {
+        let own = properties[index].value
+        guard let date = datePart(value), datePart(own) != nil else { return nil }
+        properties[index].value = date + own.dropFirst(8)
+      } else {
+        properties[index].value = value
+      }
+    }
+    copy.calendar.components[object].properties = properties
+    return copy
+  }
+
+  /// The first eight characters of a DATE or DATE-TIME value, when they are digits.
+  private static func datePart(_ value: String) -> String? {
+    let date = value.prefix(8)
+    guard date.count == 8, date.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+    return String(date)
+  }
+
+  /// The index of the one event, to-do or journal among the resource's components.
+  private static func soleObject(of resource: CalendarResource) -> Int? {
+    let objects = resource.calendar.components.indices.filter {
+      CalendarResources.objectKinds.contains(resource.calendar.components[$0].name)
+    }
+    return objects.count == 1 ? objects[0] : nil
+  }
+
   /// iCalendar text as servers may store it unchanged in meaning: line ends, folding and the
   /// order of content lines within a component (Radicale and Xandikos reorder properties) do
-  /// not count. Each component becomes its BEGIN line, its sorted lines and children, and its
-  /// END line.
+  /// not count, nor does DTSTAMP, which says when a copy was made (RFC 5545 §3.8.7.2), not
+  /// what it holds, nor how a TRIGGER's or DURATION's length is written (a day counts as 24
+  /// hours, as servers that store a length as seconds keep it). Each component becomes its BEGIN line, its sorted lines and children, and
+  /// its END line.
   public static func canonical(_ bytes: [UInt8]) -> String {
     let text = String(decoding: normalized(bytes), as: UTF8.self)
     var open: [(name: String, lines: [String])] = [("", [])]
@@ -160,8 +217,8 @@ public enum SyncPlan {
         let block = open.removeLast()
         let whole = ["BEGIN:" + block.name] + block.lines.sorted() + ["END:" + block.name]
         open[open.count - 1].lines.append(whole.joined(separator: "\n"))
-      } else {
-        open[open.count - 1].lines.append(line)
+      } else if !upper.hasPrefix("DTSTAMP:") && !upper.hasPrefix("DTSTAMP;") {
+        open[open.count - 1].lines.append(durationInSeconds(line))
       }
     }
     while open.count > 1 {
@@ -169,6 +226,25 @@ public enum SyncPlan {
       open[open.count - 1].lines += ["BEGIN:" + block.name] + block.lines
     }
     return open[0].lines.sorted().joined(separator: "\n")
+  }
+
+  /// A TRIGGER or DURATION line with its duration as seconds (a day as 86,400): Xandikos
+  /// stores `PT0S` as `P0D` and `PT60M` as `PT1H`. Other lines unchanged.
+  private static func durationInSeconds(_ line: String) -> String {
+    let name = line.prefix { $0 != ";" && $0 != ":" }.uppercased()
+    guard name == "TRIGGER" || name == "DURATION" else { return line }
+    var quoted = false
+    for index in line.indices {
+      let character = line[index]
+      if character == "\"" { quoted.toggle() }
+      guard character == ":", !quoted else { continue }
+      guard let duration = ICalDuration(String(line[line.index(after: index)...])) else {
+        return line
+      }
+      return line[..<index] + ":" + String(duration.signedDays * 86_400 + duration.signedSeconds)
+        + "s"
+    }
+    return line
   }
 
   /// iCalendar text with LF line ends, folded lines joined and trailing line ends dropped: how

@@ -42,7 +42,8 @@ enum HelpText {
       --shape alarmcal|ios
                          JSON output's record shape: alarmcal's (default), or the iOS app's
                          (alarmTime, name, repeatDays, sound, snoozeEnabled, isEnabled,
-                         creatTime), with a warning for each field that shape cannot hold.
+                         creatTime; tasks as the to-do app's dictionary keyed by UUID), with
+                         a warning for each field that shape cannot hold.
       --tz ZONE          IANA zone for alarms and floating times that name none
                          (default: the system zone).
       --now ISO-8601     The moment to export for: each alarm starts at its first ring at or

@@ -388,8 +388,8 @@ struct CalDAVEndToEndMoreTests {
     let check = Process()
     check.executableURL = URL(fileURLWithPath: CalDAVTestServer.python)
     let script = samplesFolder.deletingLastPathComponent().appendingPathComponent(
-      "scripts/caldav-check-snooze.py")
-    check.arguments = [script.path, url, server.user, uid]
+      "scripts/caldav-client.py")
+    check.arguments = [script.path, url, server.user, "alarms", uid]
     check.environment = ["ALARMCAL_PASSWORD": server.password]
     let pipe = Pipe()
     check.standardOutput = pipe

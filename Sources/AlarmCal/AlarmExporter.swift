@@ -190,7 +190,7 @@ public struct AlarmExporter: Sendable {
       // RELATED-TO;RELTYPE=SNOOZE naming the alarm.
       printer.begin("VALARM")
       printer.write(
-        "UID", text: AlarmIdentifier.derived(from: "snooze\u{0}\(alarmUID)\u{0}\(until)"))
+        "UID", text: alarm.snoozeUID ?? AlarmIdentifier.snoozeUID(ofAlarm: alarmUID, until: until))
       printer.write("ACTION", value: AlarmVocabulary.enabledAction)
       printer.write("DESCRIPTION", text: description)
       printer.write(

@@ -205,6 +205,10 @@ public enum AlarmFileWriter {
     if let snoozed = alarm.snoozedUntil {
       bytes.append(literal: ",\n      \"snoozedUntil\": ")
       JSONWriter.appendString(snoozed.description, to: &bytes)
+      if let uid = alarm.snoozeUID {
+        bytes.append(literal: ",\n      \"snoozeUid\": ")
+        JSONWriter.appendString(uid, to: &bytes)
+      }
     }
     appendExtraFields(alarm, depth: 3, to: &bytes)
   }
@@ -269,6 +273,7 @@ public enum AlarmFileWriter {
     }
     if let snoozed = alarm.snoozedUntil {
       members.append(JSONMember("snoozedUntil", .string(snoozed.description)))
+      if let uid = alarm.snoozeUID { members.append(JSONMember("snoozeUid", .string(uid))) }
     }
     members += alarm.extraFields
     return .object(members)

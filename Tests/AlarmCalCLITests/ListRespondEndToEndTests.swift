@@ -113,6 +113,28 @@ import Testing
         ))
   }
 
+  @Test("a snoozed app list → .ics → --shape ios gives the snoozed list back byte for byte")
+  func snoozedAppShapeRoundTrip() throws {
+    let list = try copy(samplesFolder.appendingPathComponent("ios-alarms.json").path)
+    let rang = try #require(try upcoming(list, now: "2026-12-07T06:00:00Z", limit: 1).first)
+    let rangID = try #require(rang["id"] as? String)
+    let now = "2026-12-07T06:30:20Z"
+    let snoozed = try runBinary([
+      "snooze", list, "--id", rangID, "--minutes", "5", "--now", now, "--tz", zone,
+    ])
+    #expect(snoozed.status == 0, "\(snoozed.stderr)")
+    let folder = try temporaryFolder()
+    let ics = folder.appendingPathComponent("list.ics").path
+    let back = folder.appendingPathComponent("back.json").path
+    let common = ["--now", now, "--tz", zone]
+    #expect(try runBinary(["convert", list, "-o", ics] + common).status == 0)
+    let shaped = try runBinary(["convert", ics, "-o", back, "--shape", "ios"] + common)
+    #expect(shaped.status == 0)
+    #expect(shaped.stderr == "")
+    #expect(try text(back) == (try text(list)))
+    #expect(ids(try upcoming(back, now: now)) == ids(try upcoming(list, now: now)))
+  }
+
   @Test("an unknown id: one line naming the file and the id, exit 1, the list untouched")
   func unknownID() throws {
     let list = try copy(try fixturePath("app-records.json"))

@@ -135,6 +135,33 @@ import Testing
     #expect(ids(try upcoming(back, now: now)) == ids(try upcoming(list, now: now)))
   }
 
+  @Test(
+    "a one-shot alarm of a time of day, snoozed then dismissed, rings only its snooze, not again the next day"
+  )
+  func oneShotDoesNotComeBack() throws {
+    let list = try copy(samplesFolder.appendingPathComponent("ios-alarms.json").path)
+    // "Flight to Lisbon": 04:50 in Berlin, no repeat days, on Tuesday 2026-12-08.
+    let rang = try #require(try upcoming(list, now: "2026-12-08T03:00:00Z", limit: 1).first)
+    #expect(rang["summary"] as? String == "Flight to Lisbon")
+    #expect(rang["trigger"] as? String == "2026-12-08T03:50:00Z")
+    let rangID = try #require(rang["id"] as? String)
+    let snoozed = try runBinary([
+      "snooze", list, "--id", rangID, "--minutes", "5", "--now", "2026-12-08T03:50:10Z",
+      "--tz", zone,
+    ])
+    #expect(snoozed.status == 0, "\(snoozed.stderr)")
+    let pending = try upcoming(list, now: "2026-12-08T03:50:10Z", limit: 16)
+    let flights = pending.filter { $0["uid"] as? String == rang["uid"] as? String }
+    #expect(flights.map { $0["trigger"] as? String } == ["2026-12-08T03:55:10Z"])
+    let snoozeID = try #require(flights.first?["id"] as? String)
+    let dismissed = try runBinary([
+      "dismiss", list, "--id", snoozeID, "--now", "2026-12-08T03:55:20Z", "--tz", zone,
+    ])
+    #expect(dismissed.status == 0, "\(dismissed.stderr)")
+    let after = try upcoming(list, now: "2026-12-08T03:55:20Z", limit: 16)
+    #expect(!after.contains { $0["uid"] as? String == rang["uid"] as? String })
+  }
+
   @Test("an unknown id: one line naming the file and the id, exit 1, the list untouched")
   func unknownID() throws {
     let list = try copy(try fixturePath("app-records.json"))

@@ -34,6 +34,9 @@ public struct Alarm: Equatable, Sendable {
   public var acknowledgedAt: Instant?
   /// When a pending snooze rings again (an RFC 9074 snooze alarm).
   public var snoozedUntil: Instant?
+  /// The RFC 9074 UID of the pending snooze's VALARM when a client gave it one other than the
+  /// one derived from ``exportedAlarmUID`` and ``snoozedUntil``; nil otherwise.
+  public var snoozeUID: String?
   /// The members of the app's record that alarmcal does not know (`"vibrate": true`), in
   /// order, carried through a calendar unchanged and given back as they came.
   public var extraFields: [JSONMember] = []

@@ -125,7 +125,8 @@ public struct AlarmExporter: Sendable {
         }
       }
       let ring = AlarmRings.firstExportedRing(
-        of: alarm.schedule, now: now, in: zones[current].rules, today: zones[current].today)
+        of: alarm.schedule, now: now, in: zones[current].rules, today: zones[current].today,
+        acknowledgedAt: alarm.acknowledgedAt)
       zones[current].earliest = min(zones[current].earliest ?? ring.instant, ring.instant)
       starts.append(ring.start)
     }
@@ -190,7 +191,7 @@ public struct AlarmExporter: Sendable {
       // RELATED-TO;RELTYPE=SNOOZE naming the alarm.
       printer.begin("VALARM")
       printer.write(
-        "UID", text: AlarmIdentifier.derived(from: "snooze\u{0}\(alarmUID)\u{0}\(until)"))
+        "UID", text: alarm.snoozeUID ?? AlarmIdentifier.snoozeUID(ofAlarm: alarmUID, until: until))
       printer.write("ACTION", value: AlarmVocabulary.enabledAction)
       printer.write("DESCRIPTION", text: description)
       printer.write(
@@ -262,10 +263,20 @@ public enum AlarmRings {
 
   /// The wall-clock start of the ring an export begins an alarm with: a repeating alarm's
   /// first ring on or after ``seriesEpoch`` (or `now`, when earlier); a one-shot's first ring
-  /// at or after `now` (a time of day) or its own date-time.
+  /// at or after `now` (a time of day) or its own date-time. A one-shot of a time of day
+  /// acknowledged by `now` (dismissed or snoozed, RFC 9074 §6.1) has rung: it starts at its
+  /// last ring at or before `acknowledgedAt`, which the acknowledgement covers, so it does not
+  /// ring again at the next occurrence of its time.
   static func firstExportedRing(
-    of schedule: Alarm.Schedule, now: Instant, in rules: TimeZoneRules, today: LocalDate
+    of schedule: Alarm.Schedule, now: Instant, in rules: TimeZoneRules, today: LocalDate,
+    acknowledgedAt: Instant? = nil
   ) -> (start: LocalDateTime, instant: Instant) {
+    if case .time(_, let days) = schedule, days.isEmpty, let acknowledgedAt, acknowledgedAt <= now {
+      let dayBefore = acknowledgedAt.adding(seconds: -86_399)
+      let rang = firstRing(
+        of: schedule, atOrAfter: dayBefore, in: rules, today: rules.local(at: dayBefore).date)
+      if rang.instant <= acknowledgedAt { return rang }
+    }
     if case .time(_, let days) = schedule, !days.isEmpty {
       let epoch = rules.instant(for: LocalDateTime(seriesEpoch, .midnight))
       if epoch < now {

@@ -239,7 +239,7 @@ private func repeatedKeys(_ members: [JSONMember]) -> [String] {
 private enum Field: Int, CaseIterable {
   case id, time, at, repeats, label, sound, snooze, snoozeMinutes, enabled, timeZone
   // The RFC 9074 state.
-  case alarmUid, acknowledgedAt, snoozedUntil
+  case alarmUid, acknowledgedAt, snoozedUntil, snoozeUid
 
   /// alarmcal's own key.
   var key: String {
@@ -257,6 +257,7 @@ private enum Field: Int, CaseIterable {
     case .alarmUid: "alarmUid"
     case .acknowledgedAt: "acknowledgedAt"
     case .snoozedUntil: "snoozedUntil"
+    case .snoozeUid: "snoozeUid"
     }
   }
 
@@ -272,7 +273,7 @@ private enum Field: Int, CaseIterable {
     "snoozeMinutes": (.snoozeMinutes, false), "enabled": (.enabled, false),
     "isEnabled": (.enabled, true), "timeZone": (.timeZone, false),
     "alarmUid": (.alarmUid, false), "acknowledgedAt": (.acknowledgedAt, false),
-    "snoozedUntil": (.snoozedUntil, false),
+    "snoozedUntil": (.snoozedUntil, false), "snoozeUid": (.snoozeUid, false),
   ]
 
   /// ``names``' keys in order, so a near miss names the same field on every run.
@@ -422,6 +423,9 @@ private struct RecordDecoder {
     let alarmUID = fields[.alarmUid] == nil ? nil : identifier(.alarmUid)
     let acknowledgedAt = instant(.acknowledgedAt)
     let snoozedUntil = instant(.snoozedUntil)
+    // null is none: a dismissal leaves it so.
+    let snoozeUID =
+      fields[.snoozeUid] == nil || fields[.snoozeUid] == .null ? nil : identifier(.snoozeUid)
     guard problems.count == before, let schedule else { return nil }
     var alarm = Alarm(
       id: id, schedule: schedule, label: label, sound: sound, snooze: snooze,
@@ -429,6 +433,11 @@ private struct RecordDecoder {
       alarmUID: alarmUID.flatMap { $0 == AlarmIdentifier.alarmUID(forAlarm: id) ? nil : $0 },
       acknowledgedAt: acknowledgedAt, snoozedUntil: snoozedUntil)
     alarm.extraFields = fields.members.filter { Field.lookUp($0.key) == nil }
+    if let snoozedUntil, let snoozeUID,
+      snoozeUID != AlarmIdentifier.snoozeUID(ofAlarm: alarm.exportedAlarmUID, until: snoozedUntil)
+    {
+      alarm.snoozeUID = snoozeUID
+    }
     return alarm
   }
 

@@ -73,7 +73,8 @@ public enum AlarmFileWriter {
   /// The list in the record shape iOS alarm apps store (a bare array of `alarmTime`, `name`,
   /// `repeatDays`, `sound`, `snoozeEnabled`, `isEnabled`, `creatTime`), so an app can read its
   /// alarms back after a calendar round trip; and a note for each alarm whose fields that shape
-  /// cannot hold (a one-shot date, a snooze length, a zone other than `zone`, RFC 9074 state).
+  /// cannot hold (a one-shot date, a snooze length, a zone other than `zone`). The RFC 9074
+  /// state follows a record's other members, as `snooze` and `dismiss` write it.
   public static func appShape(_ alarms: [Alarm], zone: String) -> (
     bytes: [UInt8], omissions: [String]
   ) {
@@ -98,9 +99,6 @@ public enum AlarmFileWriter {
         lost.append("snoozeMinutes \(alarm.snoozeMinutes)")
       }
       if alarm.timeZone != zone { lost.append("timeZone \(alarm.timeZone) (read in \(zone))") }
-      if alarm.acknowledgedAt != nil || alarm.snoozedUntil != nil || alarm.alarmUID != nil {
-        lost.append("its RFC 9074 state (alarmUid, acknowledgedAt, snoozedUntil)")
-      }
       if !lost.isEmpty {
         omissions.append(
           "alarm \(offset + 1) (\(quoted(alarm.label))): the ios shape has no place for \(lost.joined(separator: ", "))"
@@ -130,6 +128,7 @@ public enum AlarmFileWriter {
       bytes.append(literal: ",\n    \"creatTime\": ")
       JSONWriter.appendString(alarm.id, to: &bytes)
       appendExtraFields(alarm, depth: 2, to: &bytes)
+      appendState(alarm, to: &bytes)
       bytes.append(literal: offset == alarms.count - 1 ? "\n  }\n" : "\n  },\n")
     }
     bytes.append(literal: "]\n")
@@ -223,6 +222,28 @@ public enum AlarmFileWriter {
     return members + extras
   }
 
+  /// Appends an app record's RFC 9074 state (`alarmUid`, `acknowledgedAt`, `snoozedUntil`,
+  /// `snoozeUid`) after its last member, where `snooze` and `dismiss` add it: members the app's
+  /// decoder passes over, and alarmcal reads back.
+  private static func appendState(_ alarm: Alarm, to bytes: inout [UInt8]) {
+    if let uid = alarm.alarmUID {
+      bytes.append(literal: ",\n    \"alarmUid\": ")
+      JSONWriter.appendString(uid, to: &bytes)
+    }
+    if let acknowledged = alarm.acknowledgedAt {
+      bytes.append(literal: ",\n    \"acknowledgedAt\": ")
+      JSONWriter.appendString(acknowledged.description, to: &bytes)
+    }
+    if let snoozed = alarm.snoozedUntil {
+      bytes.append(literal: ",\n    \"snoozedUntil\": ")
+      JSONWriter.appendString(snoozed.description, to: &bytes)
+      if let uid = alarm.snoozeUID {
+        bytes.append(literal: ",\n    \"snoozeUid\": ")
+        JSONWriter.appendString(uid, to: &bytes)
+      }
+    }
+  }
+
   /// Writes the members of an alarm's object, each on its own line.
   private static func write(_ alarm: Alarm, to bytes: inout [UInt8]) {
     bytes.append(literal: "\n      \"id\": ")
@@ -291,6 +312,10 @@ public enum AlarmFileWriter {
     if let snoozed = alarm.snoozedUntil {
       bytes.append(literal: ",\n      \"snoozedUntil\": ")
       JSONWriter.appendString(snoozed.description, to: &bytes)
+      if let uid = alarm.snoozeUID {
+        bytes.append(literal: ",\n      \"snoozeUid\": ")
+        JSONWriter.appendString(uid, to: &bytes)
+      }
     }
     appendExtraFields(alarm, depth: 3, to: &bytes)
   }
@@ -360,6 +385,7 @@ public enum AlarmFileWriter {
     }
     if let snoozed = alarm.snoozedUntil {
       members.append(JSONMember("snoozedUntil", .string(snoozed.description)))
+      if let uid = alarm.snoozeUID { members.append(JSONMember("snoozeUid", .string(uid))) }
     }
     members += alarm.extraFields
     return .object(members)

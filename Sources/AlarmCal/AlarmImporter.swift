@@ -157,8 +157,9 @@ struct AlarmState {
   /// The latest X-MOZ-SNOOZE-TIME (of any instance): Thunderbird snoozes all of the item's
   /// alarms.
   let mozillaSnooze: Instant?
-  /// The latest unacknowledged trigger of the snooze alarms of each alarm UID.
-  let snoozes: [String: Instant]
+  /// The latest unacknowledged trigger of the snooze alarms of each alarm UID, and that snooze
+  /// alarm's own UID.
+  let snoozes: [String: (trigger: Instant, uid: String?)]
   /// Places ACKNOWLEDGED values: UTC as RFC 9074 §6.1 asks, or in a zone as some clients write.
   let placer: TimePlacer
   /// Whether the item has snooze alarms at all (nearly none has).
@@ -173,7 +174,7 @@ struct AlarmState {
       mozillaSnooze = max(mozillaSnooze ?? time, time)
     }
     self.mozillaSnooze = mozillaSnooze
-    var snoozes: [String: Instant] = [:]
+    var snoozes: [String: (trigger: Instant, uid: String?)] = [:]
     var hasSnoozeAlarms = false
     for valarm in item.components where valarm.name == "VALARM" {
       guard let of = AlarmComponent.snoozeOf(valarm) else { continue }
@@ -183,7 +184,8 @@ struct AlarmState {
       let trigger = Instant(utc: local)
       let acknowledged = alarm.acknowledged.flatMap(placer.instant)
       if AlarmComponent.covers(acknowledged, ringAt: trigger) { continue }
-      snoozes[of] = max(snoozes[of] ?? trigger, trigger)
+      if let latest = snoozes[of], latest.trigger >= trigger { continue }
+      snoozes[of] = (trigger, AlarmComponent.uid(of: valarm))
     }
     self.snoozes = snoozes
     self.hasSnoozeAlarms = hasSnoozeAlarms
@@ -197,11 +199,19 @@ struct AlarmState {
     if let uid, uid != AlarmIdentifier.alarmUID(forAlarm: alarm.id) { alarm.alarmUID = uid }
     let acknowledged = AlarmComponent.acknowledged(of: valarm).flatMap(placer.instant)
     alarm.acknowledgedAt = AlarmComponent.acknowledgement(own: acknowledged, itemLastAck: lastAck)
-    var snooze = uid.flatMap { snoozes[$0] }
+    let pending = uid.flatMap { snoozes[$0] }
+    var snooze = pending?.trigger
     if isFirst, let mozillaSnooze, !AlarmComponent.covers(lastAck, ringAt: mozillaSnooze) {
       snooze = max(snooze ?? mozillaSnooze, mozillaSnooze)
     }
     alarm.snoozedUntil = snooze
+    // The snooze alarm's UID, kept where an export would not derive the same one.
+    if let pending, pending.trigger == snooze, let snoozeUID = pending.uid,
+      snoozeUID
+        != AlarmIdentifier.snoozeUID(ofAlarm: alarm.exportedAlarmUID, until: pending.trigger)
+    {
+      alarm.snoozeUID = snoozeUID
+    }
   }
 
   /// The UIDs that snooze alarms of `valarms` name and no alarm of them has.

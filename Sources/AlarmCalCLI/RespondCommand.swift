@@ -3,7 +3,7 @@ import Foundation
 import ICalendar
 
 /// `alarmcal snooze` and `alarmcal dismiss`: a clock app's notification actions, written into
-/// the .ics file the alarm came from (RFC 9074).
+/// the .ics file the alarm came from (RFC 9074), or into the alarm list (JSON) it came from.
 enum RespondCommand {
   enum Kind: String {
     case snooze
@@ -114,7 +114,11 @@ enum RespondCommand {
       err.write("alarmcal: error: \(error.message)\n")
       return .noInput
     }
-    if let failure = InputFile.checkUTF8(bytes) {
+    // An alarm list (JSON) is edited in its own form; `upcoming` prints the same ids for it.
+    let isList =
+      (ConvertCommand.Format(pathExtension: path) ?? ConvertCommand.Format(content: bytes))
+      == .json
+    if !isList, let failure = InputFile.checkUTF8(bytes) {
       err.write(
         "\(path):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
       )
@@ -130,10 +134,22 @@ enum RespondCommand {
     }
     let written: WrittenResponse
     do {
-      written = try FiringResponder.respond(
-        response, toFiring: options.id, in: bytes, file: path, now: options.now, zone: options.zone)
+      if isList {
+        written = try ListResponder.respond(
+          response, toFiring: options.id, in: bytes, file: path, now: options.now,
+          zone: options.zone)
+      } else {
+        written = try FiringResponder.respond(
+          response, toFiring: options.id, in: bytes, file: path, now: options.now,
+          zone: options.zone)
+      }
     } catch {
-      err.write("alarmcal \(kind.rawValue): error: \(error.message)\n")
+      // A list that cannot be read is reported as `convert` reports it: a line per problem.
+      if isList && error.isUnreadable {
+        err.write("\(error.message)\n")
+      } else {
+        err.write("alarmcal \(kind.rawValue): error: \(error.message)\n")
+      }
       return error.isUnreadable ? .badData : .problemsFound
     }
     // Another program (one that takes no lock) may have written the file since it was read.

@@ -93,7 +93,7 @@ public enum FiringResponder {
 
   /// The firing whose id is `id`, looked for back from `now` in ``searchSteps``, then in the
   /// year after it, among at most ``searchLimit`` firings.
-  private static func search(
+  static func search(
     id: String, in bytes: [UInt8], file: String, now: Instant, zone: TimeZoneRules
   ) throws(ResponseError) -> Firing {
     let wanted = id.asciiUppercased
@@ -157,7 +157,7 @@ public enum FiringResponder {
   }
 
   /// The snooze alarm's firing at `until` in the edited text, if it is there.
-  private static func snoozeFiring(
+  static func snoozeFiring(
     in bytes: [UInt8], file: String, at until: Instant, of firing: Firing, zone: TimeZoneRules
   ) -> Firing? {
     guard let schedule = try? schedule(of: bytes, file: file, zone: zone) else { return nil }

@@ -75,8 +75,7 @@ struct ResponseWriter {
     if case .snooze(let until) = response, let source = alarm ?? rang,
       let itemRange = item.sourceRange
     {
-      let uid = AlarmIdentifier.derived(
-        from: "snooze\u{0}\(alarmUID ?? firing.uid)\u{0}\(until)\u{0}\(now)")
+      let uid = AlarmIdentifier.snoozeUID(ofAlarm: alarmUID ?? firing.uid, until: until)
       let copied = source.properties.compactMap { property -> Range<Int>? in
         guard !Self.notCopied.contains(property.name), let offset = property.sourceOffset else {
           return nil

@@ -241,6 +241,61 @@ struct PullListTests {
     #expect(pull.stdout == "pulled: 0 changed, 0 removed (sync-collection)\n")
   }
 
+  @Test(
+    "an alarm changed in the list is kept while the server's change to another comes in",
+    arguments: CalDAVTestServer.Kind.allCases)
+  func localChangeKept(kind: CalDAVTestServer.Kind) throws {
+    let server = try CalDAVTestServer(kind)
+    defer { server.stopAndRemove() }
+    let url = server.collectionURL.absoluteString
+    let list = try Self.appList()
+    #expect(try Self.run(["push", list, "--url", url] + Self.now, server).status == 0)
+    try Self.edit(list, #""alarmTime": "22:10""#, #""alarmTime": "22:20""#)
+    try Self.editOnServer(server, uid: "2025-03-14 07:02:11", "T073000", "T081500")
+    let pull = try Self.run(["pull", "--url", url, "-o", list], server)
+    #expect(pull.status == 0, "\(pull.stderr)")
+    let text = try String(contentsOfFile: list, encoding: .utf8)
+    #expect(text.contains(#""alarmTime": "22:20""#))
+    #expect(text.contains(#""alarmTime": "08:15""#))
+    let push = try Self.run(["push", list, "--url", url] + Self.now, server)
+    #expect(
+      push.stdout == "pushed: 0 new, 1 changed, 2 unchanged, 0 deleted, 0 conflicts, 0 refused\n",
+      "\(push.stderr)")
+  }
+
+  @Test(
+    "a calendar file's conflict, named by one pull, is settled by the next with --keep server",
+    arguments: CalDAVTestServer.Kind.allCases)
+  func calendarConflictSettled(kind: CalDAVTestServer.Kind) throws {
+    let server = try CalDAVTestServer(kind)
+    defer { server.stopAndRemove() }
+    let url = server.collectionURL.absoluteString
+    let (pulled, uid) = try PullMergeTests.pulledAndSnoozed(server)
+    try Joints.editOnServer(server, uid: uid, prefix: "Theirs")
+    #expect(try Self.run(["pull", "--url", url, "-o", pulled], server).status == 1)
+    let keep = try Self.run(["pull", "--url", url, "-o", pulled, "--keep", "server"], server)
+    #expect(keep.status == 0, "\(keep.stderr)")
+    #expect(keep.stderr.hasPrefix("settled: \(uid) ("), "\(keep.stderr)")
+    let text = try String(contentsOfFile: pulled, encoding: .utf8)
+    #expect(text.contains("SUMMARY:Theirs "))
+    #expect(!text.contains("RELTYPE=SNOOZE"))
+    let push = try Self.run(["push", pulled, "--url", url], server)
+    #expect(push.stdout.hasPrefix("pushed: 0 new, 0 changed, "), "\(push.stderr)")
+  }
+
+  @Test("a list that does not read is not overwritten: one line per problem, exit 65")
+  func brokenListKept() throws {
+    let folder = try temporaryFolder()
+    let list = folder.appendingPathComponent("my.json").path
+    let calendar = "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"
+    try calendar.write(toFile: list, atomically: true, encoding: .utf8)
+    let result = try runBinary(["pull", "--url", "http://127.0.0.1:1/c/", "-o", list])
+    #expect(result.status == 65)
+    #expect(result.stderr.hasPrefix("\(list): not valid JSON"), "\(result.stderr)")
+    #expect(result.stderr.hasSuffix("; not overwritten\n"))
+    #expect(try String(contentsOfFile: list, encoding: .utf8) == calendar)
+  }
+
   @Test("a list named for the first time reads the state its file had")
   func listStateFallsBack() throws {
     let folder = try temporaryFolder()

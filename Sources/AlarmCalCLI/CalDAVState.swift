@@ -42,6 +42,21 @@ struct CalDAVState: Codable, Equatable {
     /// (changed, added or removed by another client before a push took the token): the next
     /// incremental pull reads them besides the token's changes.
     var pending: [String]? = nil
+    /// The moments and zone the last push exported a JSON alarm list at, so pull exports the
+    /// list as that push did and tells a record changed here by its digest; nil for a calendar
+    /// file, and in state files older than this field.
+    var listExport: ListExport? = nil
+  }
+
+  /// What a JSON alarm list's export depends on besides its records (`push --now`, DTSTAMP,
+  /// `--tz`).
+  struct ListExport: Codable, Equatable {
+    /// `--now`, in seconds since 1970.
+    var now: Int64
+    /// The DTSTAMP, in seconds since 1970.
+    var timestamp: Int64
+    /// The zone of records that name none.
+    var zone: String
   }
 
   /// The collections by URL.
@@ -55,6 +70,33 @@ struct CalDAVState: Codable, Equatable {
     ).path
   }
 
+  /// Where the state of the list `list` lives when it is named (`--list`): `.NAME.list.caldav.json`
+  /// in the folder of `file`, the name made safe for a file name, so a dated copy of the list
+  /// (`alarms-2026-12-08.json`) has the state of the one before it; else ``path(for:)``.
+  static func path(for file: String, list: String?) -> String {
+    guard let list else { return path(for: file) }
+    var safe = ""
+    for scalar in list.unicodeScalars {
+      let unsafe = scalar == "/" || scalar == "\\" || scalar.value < 0x20 || scalar.value == 0x7F
+      safe.unicodeScalars.append(unsafe ? "_" : scalar)
+    }
+    // A file name holds 255 bytes; the rest of this one takes 18.
+    while safe.utf8.count > 200 { safe.removeLast() }
+    return URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(
+      ".\(safe).list.caldav.json"
+    ).path
+  }
+
+  /// Where the state of `file` under `list` is read from: the list's own state file, else (the
+  /// first time a list is named) the state file of `file`.
+  static func readPath(for file: String, list: String?) -> String {
+    let own = path(for: file, list: list)
+    guard list != nil, !FileManager.default.fileExists(atPath: own),
+      FileManager.default.fileExists(atPath: path(for: file))
+    else { return own }
+    return path(for: file)
+  }
+
   /// Why a state file cannot be used.
   struct LoadError: Error {
     let message: String
@@ -63,8 +105,8 @@ struct CalDAVState: Codable, Equatable {
   /// The state stored for `file`; an empty one when there is no state file. A file that is
   /// not the JSON alarmcal writes is an error: read as empty, it would make resources seen
   /// before look new.
-  static func load(for file: String) throws(LoadError) -> CalDAVState {
-    let path = path(for: file)
+  static func load(for file: String, list: String? = nil) throws(LoadError) -> CalDAVState {
+    let path = readPath(for: file, list: list)
     // A link or other non-regular file is refused before it is read, as it is for writing.
     do {
       try AtomicFile.checkState(path)
@@ -91,13 +133,15 @@ struct CalDAVState: Codable, Equatable {
   /// The state of `collection` in this file; an error naming the first resource it records
   /// outside the collection (an href from a hostile answer, or an edited file): push would
   /// send credentials and writes there.
-  func collection(_ collection: URL, file: String) throws(LoadError) -> Collection {
+  func collection(_ collection: URL, file: String, list: String? = nil) throws(LoadError)
+    -> Collection
+  {
     let known = collections[collection.absoluteString] ?? Collection()
     let scope = CollectionScope(collection)
     for key in known.resources.keys.sorted() where scope?.member(key) == nil {
       throw LoadError(
         message:
-          "\(Self.path(for: file)): resource \(key) is not inside \(collection.absoluteString); nothing sent"
+          "\(Self.readPath(for: file, list: list)): resource \(key) is not inside \(collection.absoluteString); nothing sent"
       )
     }
     return known
@@ -117,11 +161,11 @@ struct CalDAVState: Codable, Equatable {
   }
 
   /// Writes the state for `file` atomically.
-  func save(for file: String) throws(AtomicFile.WriteError) {
+  func save(for file: String, list: String? = nil) throws(AtomicFile.WriteError) {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let bytes = (try? encoder.encode(self)).map { Array($0) } ?? []
-    try AtomicFile.write(bytes, to: Self.path(for: file), as: .state)
+    try AtomicFile.write(bytes, to: Self.path(for: file, list: list), as: .state)
   }
 
   /// FNV-1a 64 of `bytes` in hex: enough to tell a changed resource from an unchanged one.

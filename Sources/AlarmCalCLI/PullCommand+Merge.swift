@@ -74,10 +74,23 @@ extension PullCommand {
     let collection: URL
     var known: CalDAVState.Collection
     let local: LocalCopy
+    /// Which side a resource changed here and on the server takes; nil: this file's, and a
+    /// conflict is reported.
+    var keep: Keep? = nil
+    /// Whether the resources the local copy lacks need no text of their own (a JSON list keeps
+    /// other items of the collection out): they are not read again on every pull.
+    var othersStayOut = false
     /// The server's text of each path read now.
     var texts: [String: String] = [:]
     /// The conflict lines to print.
     var conflicts: [String] = []
+    /// The lines that say how a conflict was settled by ``keep``.
+    var settled: [String] = []
+    /// The paths (of ``texts``) where the server's version replaced a change made here.
+    var replacedHere: Set<String> = []
+    /// The paths of conflicts whose server copy is newer than the record: the next pull reads
+    /// them again (its token no longer names them), so `--keep` can settle them then.
+    private var unsettled: [String] = []
     /// The paths whose file text is the local copy's.
     private var kept: Set<String> = []
     /// Local changes to resources the server deleted: kept in the file with no record.
@@ -110,7 +123,9 @@ extension PullCommand {
         let removed = Set(changes.removed.map { $0.path(percentEncoded: true) })
         // A resource with no local text to stand for it is read again.
         for (path, entry) in known.resources
-        where localResource(at: path) == nil && entry.data == nil && !removed.contains(path) {
+        where !othersStayOut && localResource(at: path) == nil && entry.data == nil
+          && !removed.contains(path)
+        {
           wanted.append(path)
         }
         let urls = Set(wanted).sorted().compactMap { CollectionScope(collection)?.member($0) }
@@ -124,7 +139,7 @@ extension PullCommand {
         for path in gone.sorted() { drop(path) }
         for object in fetched { take(object) }
         known.syncToken = changes.token
-        known.pending = nil
+        known.pending = unsettled.isEmpty ? nil : unsettled.sorted()
         return "pulled: \(fetched.count) changed, \(removedCount) removed (sync-collection)\n"
       }
       // The token first: a change made during the read is then fetched again next time.
@@ -134,7 +149,7 @@ extension PullCommand {
       for path in known.resources.keys.sorted() where !got.contains(path) { drop(path) }
       for object in objects { take(object) }
       known.syncToken = token
-      known.pending = nil
+      known.pending = unsettled.isEmpty ? nil : unsettled.sorted()
       return "pulled: \(objects.count) resources (full read)\n"
     }
 
@@ -143,7 +158,17 @@ extension PullCommand {
       guard let entry = known.resources[path] else { return }
       known.resources[path] = nil
       if local.changed.contains(path), let resource = local.byUID[entry.uid] {
+        if keep == .server {
+          replacedHere.insert(path)
+          settle(entry.uid, path, "deleted on the server; removed here too (--keep server)")
+          return
+        }
         orphans.append(resource)
+        if keep == .local {
+          settle(
+            entry.uid, path, "deleted on the server; this file's version is kept (--keep local)")
+          return
+        }
         conflict(
           entry.uid, path,
           "changed here and deleted on the server; this file's version is kept ('push' sends it again)"
@@ -158,21 +183,36 @@ extension PullCommand {
       let old = known.resources[path]
       let unchanged =
         old.map { EntityTag.usable($0.etag) != nil && $0.etag == object.etag } == true
-      if let old, local.changed.contains(path) {
-        if !unchanged {
+      if let old, local.changed.contains(path), unchanged || keep != .server {
+        if !unchanged, keep == .local {
+          // This file's version stays, based on the server's: push sends it over this ETag.
+          known.resources[path]?.etag = object.etag
+          settle(
+            old.uid, path, "changed on the server too; this file's version is kept (--keep local)")
+        } else if !unchanged {
+          unsettled.append(path)
           conflict(
             old.uid, path,
-            "changed here and on the server; this file's version is kept (push --overwrite replaces the server's copy; remove it from the file and pull to take the server's)"
+            "changed here and on the server; this file's version is kept (pull --keep local keeps it for push to send, pull --keep server takes the server's)"
           )
         }
         return
       }
       guard let data = object.data else { return }
+      if let old, local.changed.contains(path) {
+        replacedHere.insert(path)
+        settle(old.uid, path, "changed here too; the server's version is taken (--keep server)")
+      }
       texts[path] = data
       known.resources[path] = CalDAVState.Resource(
         uid: old?.uid ?? "", etag: object.etag, digest: "",
         marked: unchanged ? (old?.marked ?? false) : false, data: nil,
         list: unchanged ? old?.list : nil)
+    }
+
+    private mutating func settle(_ uid: String, _ path: String, _ how: String) {
+      let url = CollectionScope(collection)?.member(path)?.absoluteString ?? path
+      settled.append("settled: \(WriteRefusal.escaped(uid)) (\(url)): \(how)\n")
     }
 
     private mutating func conflict(_ uid: String, _ path: String, _ why: String) {

@@ -6,7 +6,7 @@ import ICalendar
 /// sync-collection (RFC 6578) and a previous pull left its token.
 enum PullCommand {
   static let usage =
-    "Usage: alarmcal pull --url COLLECTION_URL -o FILE [--user NAME] [--password-file FILE]"
+    "Usage: alarmcal pull --url COLLECTION_URL -o FILE [--user NAME] [--password-file FILE] [--list NAME] [--keep local|server]"
 
   static let helpText = """
     \(usage)
@@ -22,15 +22,27 @@ enum PullCommand {
     A change made in FILE since the last pull or push (a snooze, a dismissal, an edit, a new
     alarm) is kept, and the server's changes to the other resources are merged in; 'push'
     then sends it. A resource changed in FILE and on the server keeps FILE's version and is
-    named as a conflict.
+    named as a conflict, unless --keep says which side to take.
+
+    A FILE ending in .json (or holding JSON) is an alarm list, and stays one: the server's
+    changes to its alarms are written into their records, in the record's own shape (an iOS
+    app record stays one; its other members and their order are kept); an alarm deleted on
+    the server leaves the list; other items of the calendar stay out and are counted. No list
+    there yet: the calendar's alarms are written as a new list in alarmcal's shape.
 
     Options:
       --url URL          The calendar collection (see 'alarmcal calendars').
-      -o, --output FILE  The .ics file to write (atomically).
+      -o, --output FILE  The .ics file or JSON alarm list to write (atomically).
     \(CalDAVConnection.optionHelp)
+      --list NAME        The list FILE holds, as 'push --list NAME' named it: its state is
+                         then .NAME.list.caldav.json next to FILE.
+      --keep SIDE        Settle a resource changed in FILE and on the server: 'local' keeps
+                         FILE's version (push then sends it over the server's), 'server'
+                         takes the server's. Either way it is not a conflict.
       -h, --help         Show this help.
 
-    Prints "pulled: N resources (full read)" or "pulled: N changed, N removed (sync-collection)".
+    Prints "pulled: N resources (full read)" or "pulled: N changed, N removed (sync-collection)",
+    and for a list, "N items in the calendar are not in this list" when there are any.
     Exit status: 0 done, 1 conflicts (FILE's versions kept, the rest merged), 64 usage
     error, 65 unusable calendar data, FILE or state file, 69 server
     unreachable (or 5xx, 404, TLS failure), 74 write error, 76 unusable answer (an href
@@ -41,12 +53,23 @@ enum PullCommand {
   struct Options {
     var connection: CalDAVConnection
     var output: String
+    /// The list named with `--list`, whose state file is then the list's own.
+    var namedList: String?
+    var keep: Keep?
+  }
+
+  /// The side `--keep` takes of a resource changed here and on the server.
+  enum Keep: String {
+    /// This file's version, to be pushed over the server's.
+    case local
+    /// The server's version.
+    case server
   }
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
     let outcome = CommandFront.parse(
       arguments, command: "pull", usage: usage, help: helpText,
-      valued: CalDAVConnection.valuedOptions.union(["output"]), flags: [],
+      valued: CalDAVConnection.valuedOptions.union(["output", "list", "keep"]), flags: [],
       aliases: ["o": "output"], context: context
     ) { (parsed) throws(UsageError) in try parseOptions(parsed) }
     switch outcome {
@@ -62,7 +85,19 @@ enum PullCommand {
     guard let output = parsed.values["output"], output != "-" else {
       throw UsageError("missing -o FILE (the pull's state is kept next to it)")
     }
-    return Options(connection: try CalDAVConnection(parsed), output: output)
+    var keep: Keep?
+    if let side = parsed.values["keep"] {
+      guard let chosen = Keep(rawValue: side) else {
+        throw UsageError("--keep takes 'local' or 'server', not '\(side)'")
+      }
+      keep = chosen
+    }
+    let list = parsed.values["list"]
+    if let list, list.isEmpty || list.contains(where: { $0.isNewline }) {
+      throw UsageError("--list must be one line, not empty")
+    }
+    return Options(
+      connection: try CalDAVConnection(parsed), output: output, namedList: list, keep: keep)
   }
 
   private static func pull(_ options: Options, context: ToolContext) -> ExitCode {
@@ -71,11 +106,15 @@ enum PullCommand {
     var state: CalDAVState
     var known: CalDAVState.Collection
     do {
-      state = try CalDAVState.load(for: options.output)
-      known = try state.collection(collection, file: options.output)
+      state = try CalDAVState.load(for: options.output, list: options.namedList)
+      known = try state.collection(collection, file: options.output, list: options.namedList)
     } catch {
       err.write("alarmcal: error: \(error.message)\n")
       return .badData
+    }
+    if ListPull.isList(options.output) {
+      var pull = ListPull(options: options, state: state, known: known)
+      return pull.run(context: context)
     }
     let local: LocalCopy
     switch LocalCopy.read(options.output, known: known, context: context) {
@@ -88,6 +127,7 @@ enum PullCommand {
     case .failure(let stop): return stop.status
     }
     var merge = Merge(collection: collection, known: known, local: local)
+    merge.keep = options.keep
     let summary: String
     do {
       summary = try merge.read(session)
@@ -104,12 +144,12 @@ enum PullCommand {
     state.collections[collection.absoluteString] = merge.known
     do {
       try AtomicFile.write(bytes, to: options.output)
-      try state.save(for: options.output)
+      try state.save(for: options.output, list: options.namedList)
     } catch {
       err.write("alarmcal: error: \(error.message)\n")
       return .ioError
     }
-    for line in merge.conflicts { err.write(line) }
+    for line in merge.settled + merge.conflicts { err.write(line) }
     context.standardOutput.write(summary)
     return merge.conflicts.isEmpty ? .success : .problemsFound
   }

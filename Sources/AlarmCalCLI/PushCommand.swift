@@ -34,7 +34,10 @@ enum PushCommand {
     \(CalDAVConnection.optionHelp)
       --list NAME        The list these alarms belong to (default: the first FILE's name
                          without extension). Each component alarmcal creates carries
-                         X-ALARMCAL-LIST:NAME.
+                         X-ALARMCAL-LIST:NAME. Named, the list's state is kept in
+                         .NAME.list.caldav.json next to the first FILE (read from
+                         .FILE.caldav.json the first time), so a dated copy of the list
+                         (alarms-2026-12-08.json) updates the resources of the one before.
       --delete-missing   Also delete the resources this list created, wrote or adopted here
                          (as the state file records) that are no longer in FILE... and
                          unchanged on the server since; nothing else is touched. The
@@ -62,6 +65,8 @@ enum PushCommand {
     var files: [String]
     var connection: CalDAVConnection
     var list: String
+    /// The list named with `--list`, whose state file is then the list's own.
+    var namedList: String?
     var deleteMissing: Bool
     var overwrite: Bool
     var zone: TimeZoneRules
@@ -113,7 +118,7 @@ enum PushCommand {
     }
     return Options(
       files: parsed.positionals, connection: try CalDAVConnection(parsed), list: list,
-      deleteMissing: parsed.flags.contains("delete-missing"),
+      namedList: parsed.values["list"], deleteMissing: parsed.flags.contains("delete-missing"),
       overwrite: parsed.flags.contains("overwrite"), zone: zone, now: now,
       timestamp: timestamp)
   }
@@ -139,8 +144,8 @@ enum PushCommand {
     var state: CalDAVState
     var known: CalDAVState.Collection
     do {
-      state = try CalDAVState.load(for: stateFile)
-      known = try state.collection(collection, file: stateFile)
+      state = try CalDAVState.load(for: stateFile, list: options.namedList)
+      known = try state.collection(collection, file: stateFile, list: options.namedList)
     } catch {
       err.write("alarmcal: error: \(error.message)\n")
       return .badData
@@ -161,9 +166,12 @@ enum PushCommand {
       failure = error
     }
     // What was done is remembered even when the server failed midway.
+    run.known.listExport = CalDAVState.ListExport(
+      now: options.now.secondsSince1970, timestamp: options.timestamp.secondsSince1970,
+      zone: options.zone.identifier)
     state.collections[collection.absoluteString] = run.known
     do {
-      try state.save(for: stateFile)
+      try state.save(for: stateFile, list: options.namedList)
     } catch {
       err.write("alarmcal: error: \(error.message)\n")
       return .ioError

@@ -1,0 +1,274 @@
+import AlarmCal
+import Foundation
+import ICalendar
+
+/// A JSON alarm list as its file holds it, to be edited record by record: the alarms and tasks
+/// read from it, and where each alarm's record lies in the bytes, so a pull rewrites only the
+/// records that changed and every other byte stays.
+struct AlarmListFile {
+  /// The file's bytes.
+  let bytes: [UInt8]
+  /// The file's alarms, in order.
+  let alarms: [Alarm]
+  /// The file's tasks.
+  let tasks: [ToDo]
+  /// The byte range of each alarm's record, in the order of ``alarms``.
+  let records: [Range<Int>]
+  /// The byte ranges of every element of the array that holds the alarms (tasks of a bare
+  /// array among them), and the zone records without one are read in.
+  private let elements: [Range<Int>]
+  private let zone: String
+
+  /// Why a list cannot be read or edited; each line ready to print.
+  struct Failure: Error {
+    let lines: [String]
+  }
+
+  /// What happens to one alarm's record.
+  enum Edit: Equatable {
+    /// The record takes this alarm's values; its other members stay, in their order.
+    case replace(Alarm)
+    /// The record leaves the list.
+    case remove
+  }
+
+  /// The list in `bytes`, read as push reads it (`zone` for alarms that name none).
+  static func read(_ bytes: [UInt8], file: String, zone: String) -> Result<Self, Failure> {
+    let reader = AlarmFileReader(fileName: file, defaultTimeZone: zone)
+    let list: AlarmList
+    switch reader.readList(bytes) {
+    case .success(let read): list = read
+    case .failure(let failure): return .failure(Failure(lines: failure.problems.map { "\($0)" }))
+    }
+    var scan = JSONSpanScanner(bytes: bytes)
+    guard let found = scan.alarmArray() else {
+      return .failure(Failure(lines: ["\(file): not a list of records this pull can edit"]))
+    }
+    var records: [Range<Int>] = []
+    if found.isBare {
+      // A bare array holds tasks among the alarms: an element is an alarm's record when it
+      // reads as one alarm on its own.
+      for range in found.elements {
+        let alone = [UInt8(ascii: "[")] + bytes[range] + [UInt8(ascii: "]")]
+        if case .success(let one) = reader.readList(alone), one.alarms.count == 1 {
+          records.append(range)
+        }
+      }
+    } else {
+      records = found.elements
+    }
+    guard records.count == list.alarms.count else {
+      return .failure(Failure(lines: ["\(file): not a list of records this pull can edit"]))
+    }
+    return .success(
+      AlarmListFile(
+        bytes: bytes, alarms: list.alarms, tasks: list.tasks, records: records,
+        elements: found.elements, zone: zone))
+  }
+
+  /// The file's bytes with `edits` (by alarm index) made: the separators and every record not
+  /// edited as they were.
+  func edited(_ edits: [Int: Edit]) throws(PullCommand.UnreadableResource) -> [UInt8] {
+    guard !edits.isEmpty, let first = elements.first, let last = elements.last else {
+      return bytes
+    }
+    var editOfStart: [Int: Edit] = [:]
+    for (offset, edit) in edits { editOfStart[records[offset].lowerBound] = edit }
+    var out = Array(bytes[..<first.lowerBound])
+    var previous: Range<Int>?
+    var wroteAny = false
+    for range in elements {
+      defer { previous = range }
+      let edit = editOfStart[range.lowerBound]
+      if edit == .remove { continue }
+      if wroteAny, let previous {
+        // The separator that stood before this element.
+        out += bytes[previous.upperBound..<range.lowerBound]
+      }
+      wroteAny = true
+      if case .replace(let alarm) = edit {
+        out += try replaced(range, with: alarm)
+      } else {
+        out += bytes[range]
+      }
+    }
+    if !wroteAny {
+      // Every element went: the array is empty, its brackets stay.
+      while let end = out.last, end != UInt8(ascii: "[") { out.removeLast() }
+    }
+    out += bytes[last.upperBound...]
+    return out
+  }
+
+  /// The keys a record may give a field under, of either shape (README, "The alarm file").
+  private static let knownKeys: Set<String> = [
+    "id", "uuid", "identifier", "creatTime", "time", "alarmTime", "at", "repeat", "weekdays",
+    "repeatWeekdays", "repeatDays", "label", "name", "sound", "snooze", "snoozeEnabled",
+    "snoozeMinutes", "enabled", "isEnabled", "timeZone", "alarmUid", "acknowledgedAt",
+    "snoozedUntil",
+  ]
+
+  /// The keys of the iOS app record.
+  private static let appKeys: Set<String> = [
+    "alarmTime", "name", "repeatDays", "snoozeEnabled", "isEnabled", "creatTime",
+  ]
+
+  /// The record at `range` with `alarm`'s values: a member the new record has takes its value
+  /// in place, a field it no longer has goes, a member alarmcal does not know stays, and new
+  /// fields follow. An iOS app record stays one; a record on one line stays on one line.
+  private func replaced(_ range: Range<Int>, with alarm: Alarm)
+    throws(PullCommand.UnreadableResource) -> [UInt8]
+  {
+    guard let old = (try? JSONParser().parse(Array(bytes[range])))?.objectValue else {
+      throw PullCommand.UnreadableResource(message: "a record is not a JSON object")
+    }
+    let isApp = old.contains { Self.appKeys.contains($0.key) }
+    let fresh: [JSONMember]?
+    if isApp {
+      let shaped = AlarmFileWriter.appShape([alarm], zone: zone).bytes
+      fresh = (try? JSONParser().parse(shaped))?.arrayValue?.first?.objectValue
+    } else {
+      fresh = AlarmFileWriter.json(alarm).objectValue
+    }
+    guard let fresh else {
+      throw PullCommand.UnreadableResource(message: "a record could not be written")
+    }
+    var members: [JSONMember] = []
+    var used: Set<String> = []
+    for member in old {
+      if let value = fresh.first(where: { $0.key == member.key })?.value {
+        members.append(JSONMember(member.key, value))
+        used.insert(member.key)
+      } else if !Self.knownKeys.contains(member.key) {
+        members.append(member)
+      }
+    }
+    members += fresh.filter { !used.contains($0.key) }
+    if !bytes[range].contains(UInt8(ascii: "\n")) {
+      let compact = JSONWriter(style: .compact)
+      let text = members.map { member -> String in
+        compact.string(from: .string(member.key)) + ": " + compact.string(from: member.value)
+      }
+      return Array(("{" + text.joined(separator: ", ") + "}").utf8)
+    }
+    // The record's own indentation: the blanks before it on its line.
+    var start = range.lowerBound
+    while start > 0, bytes[start - 1] == UInt8(ascii: " ") || bytes[start - 1] == 0x09 {
+      start -= 1
+    }
+    let indent = String(decoding: bytes[start..<range.lowerBound], as: UTF8.self)
+    let text = JSONWriter(style: .pretty).string(from: .object(members))
+    return Array(text.replacingOccurrences(of: "\n", with: "\n" + indent).utf8)
+  }
+}
+
+/// Finds where the elements of an alarm list's array lie in its JSON text, without building
+/// values: the root array, or the root object's `"alarms"` array. Text that is not well-formed
+/// JSON gives nil (the list was read with ``JSONParser`` first).
+struct JSONSpanScanner {
+  let bytes: [UInt8]
+  private var index = 0
+
+  init(bytes: [UInt8]) {
+    self.bytes = bytes
+  }
+
+  /// The ranges of the array's elements, and whether the array is the root (a bare list).
+  mutating func alarmArray() -> (elements: [Range<Int>], isBare: Bool)? {
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    skipBlanks()
+    guard let first = peek() else { return nil }
+    if first == UInt8(ascii: "[") { return elements().map { ($0, true) } }
+    guard first == UInt8(ascii: "{") else { return nil }
+    index += 1
+    while true {
+      skipBlanks()
+      if peek() == UInt8(ascii: "}") { return ([], false) }
+      let keyStart = index
+      guard skipString() else { return nil }
+      let key = (try? JSONParser().parse(Array(bytes[keyStart..<index])))?.stringValue
+      skipBlanks()
+      guard peek() == UInt8(ascii: ":") else { return nil }
+      index += 1
+      skipBlanks()
+      if key == "alarms" { return elements().map { ($0, false) } }
+      guard skipValue() else { return nil }
+      skipBlanks()
+      guard peek() == UInt8(ascii: ",") else { return ([], false) }
+      index += 1
+    }
+  }
+
+  private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+  private mutating func skipBlanks() {
+    while let byte = peek(), byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+      index += 1
+    }
+  }
+
+  /// The elements of the array at `index`.
+  private mutating func elements() -> [Range<Int>]? {
+    guard peek() == UInt8(ascii: "[") else { return nil }
+    index += 1
+    var found: [Range<Int>] = []
+    skipBlanks()
+    if peek() == UInt8(ascii: "]") { return found }
+    while true {
+      skipBlanks()
+      let start = index
+      guard skipValue() else { return nil }
+      found.append(start..<index)
+      skipBlanks()
+      switch peek() {
+      case UInt8(ascii: ","): index += 1
+      case UInt8(ascii: "]"): return found
+      default: return nil
+      }
+    }
+  }
+
+  private mutating func skipString() -> Bool {
+    guard peek() == UInt8(ascii: "\"") else { return false }
+    index += 1
+    while let byte = peek() {
+      index += 1
+      if byte == UInt8(ascii: "\\") {
+        index += 1
+      } else if byte == UInt8(ascii: "\"") {
+        return true
+      }
+    }
+    return false
+  }
+
+  private mutating func skipValue() -> Bool {
+    guard let first = peek() else { return false }
+    if first == UInt8(ascii: "\"") { return skipString() }
+    if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
+      var depth = 0
+      while let byte = peek() {
+        if byte == UInt8(ascii: "\"") {
+          guard skipString() else { return false }
+          continue
+        }
+        index += 1
+        if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") { depth += 1 }
+        if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+          depth -= 1
+          if depth == 0 { return true }
+        }
+      }
+      return false
+    }
+    let start = index
+    while let byte = peek(),
+      !(byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]")
+        || byte == UInt8(ascii: "}") || byte == 0x20 || byte == 0x09 || byte == 0x0A
+        || byte == 0x0D)
+    {
+      index += 1
+    }
+    return index > start
+  }
+}

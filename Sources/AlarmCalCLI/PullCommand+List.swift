@@ -1,0 +1,284 @@
+import AlarmCal
+import CalDAV
+import Foundation
+import ICalendar
+
+extension PullCommand {
+  /// A pull into a JSON alarm list: the server's changes to the list's alarms are written into
+  /// their records, in each record's own shape; the calendar's other items stay out.
+  ///
+  /// Which resources are the list's: those whose UID is the id of one of its alarms (the UID
+  /// push exports it with). A record changed here is told as push tells it: the list is
+  /// exported at the moments and zone the last push recorded (``CalDAVState/ListExport``), and
+  /// a resource's digest, taken as push takes it, is not the recorded one.
+  struct ListPull {
+    let options: Options
+    var state: CalDAVState
+    var known: CalDAVState.Collection
+
+    /// Whether `file` is (or is to be) a JSON alarm list: its name ends in `.json`, or, with no
+    /// telling name, it holds JSON.
+    static func isList(_ file: String) -> Bool {
+      if let format = ConvertCommand.Format(pathExtension: file) { return format == .json }
+      guard let handle = FileHandle(forReadingAtPath: file) else { return false }
+      defer { try? handle.close() }
+      let start = InputFile.readBytes(from: handle, upTo: 4096)
+      return ConvertCommand.Format(content: start) == .json
+    }
+
+    /// The zone of the system, for a list no push recorded one for.
+    private static var systemZone: String {
+      ((try? ConvertCommand.zoneOption(nil)) ?? .utc).identifier
+    }
+
+    /// The list's name: `--list`, else the file's name without extension (as push names it).
+    private var listName: String {
+      options.namedList
+        ?? URL(fileURLWithPath: options.output).deletingPathExtension().lastPathComponent
+    }
+
+    mutating func run(context: ToolContext) -> ExitCode {
+      let err = context.standardError
+      let file = options.output
+      var bytes: [UInt8] = []
+      if FileManager.default.fileExists(atPath: file) {
+        do {
+          bytes = try InputFile.read(
+            file, maximumBytes: InputFile.defaultMaximumBytes, context: context)
+        } catch {
+          err.write("alarmcal: error: \(error.message)\n")
+          return .noInput
+        }
+      }
+      let blank = bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+      let seconds = Int64(context.clock().timeIntervalSince1970.rounded(.down))
+      let export =
+        known.listExport
+        ?? CalDAVState.ListExport(
+          now: seconds, timestamp: seconds, zone: Self.systemZone)
+      var list: AlarmListFile?
+      if !blank {
+        switch AlarmListFile.read(bytes, file: file, zone: export.zone) {
+        case .success(let read): list = read
+        case .failure(let failure):
+          for line in failure.lines { err.write("\(line); not overwritten\n") }
+          return .badData
+        }
+      }
+      let local: LocalCopy
+      do {
+        local = try localCopy(of: list, export: export)
+      } catch {
+        err.write("alarmcal: error: \(file): \(error.message); not overwritten\n")
+        return .badData
+      }
+      let session: CalDAVSession
+      switch options.connection.session(context: context) {
+      case .success(let opened): session = opened
+      case .failure(let stop): return stop.status
+      }
+      let collection = options.connection.collectionURL
+      var merge = Merge(collection: collection, known: known, local: local)
+      merge.keep = options.keep
+      merge.othersStayOut = list != nil
+      let summary: String
+      do {
+        summary = try merge.read(session)
+      } catch {
+        return CalDAVConnection.report(error, context: context)
+      }
+      let written: Written
+      do {
+        if let list {
+          written = try merged(list, with: &merge, export: export)
+        } else {
+          written = try fresh(from: &merge, seconds: seconds)
+        }
+      } catch {
+        err.write("alarmcal: error: \(error.message)\n")
+        return .badData
+      }
+      state.collections[collection.absoluteString] = merge.known
+      do {
+        try AtomicFile.write(written.bytes, to: file)
+        try state.save(for: file, list: options.namedList)
+      } catch {
+        err.write("alarmcal: error: \(error.message)\n")
+        return .ioError
+      }
+      for line in written.warnings + merge.settled + merge.conflicts { err.write(line) }
+      context.standardOutput.write(summary)
+      if written.outside > 0 {
+        let noun = written.outside == 1 ? "item in the calendar is" : "items in the calendar are"
+        context.standardOutput.write("\(written.outside) \(noun) not in this list\n")
+      }
+      return merge.conflicts.isEmpty ? .success : .problemsFound
+    }
+
+    /// The list's new bytes, how many of the calendar's items stay out of it, and warnings.
+    struct Written {
+      var bytes: [UInt8]
+      var outside: Int
+      var warnings: [String] = []
+    }
+
+    /// The list in `bytes` exported as push exports it at the moments of `export`, split as
+    /// push splits it.
+    private func resources(ofList bytes: [UInt8], export: CalDAVState.ListExport)
+      throws(UnreadableResource) -> [CalendarResource]
+    {
+      let calendar: [UInt8]
+      switch AlarmListInput.calendarBytes(
+        bytes, file: options.output, zone: TimeZoneRules(identifier: export.zone) ?? .utc,
+        now: Instant(secondsSince1970: export.now),
+        timestamp: Instant(secondsSince1970: export.timestamp))
+      {
+      case .success(let exported): calendar = exported
+      case .failure(let failure):
+        throw UnreadableResource(message: failure.lines.joined(separator: "; "))
+      }
+      do {
+        return try CalendarResources.split(try ICalendarReader.read(calendar))
+      } catch {
+        throw UnreadableResource(message: "\(error)")
+      }
+    }
+
+    /// The list's resources, and which of them changed here since the last push or pull.
+    private func localCopy(of list: AlarmListFile?, export: CalDAVState.ListExport)
+      throws(UnreadableResource) -> LocalCopy
+    {
+      var copy = LocalCopy()
+      guard let list else { return copy }
+      var pathOfUID: [String: String] = [:]
+      for (path, entry) in known.resources where !entry.uid.isEmpty { pathOfUID[entry.uid] = path }
+      for resource in try resources(ofList: list.bytes, export: export) {
+        copy.byUID[resource.uid] = resource
+        guard let path = pathOfUID[resource.uid], let entry = known.resources[path] else {
+          copy.added.append(resource)
+          continue
+        }
+        if LocalCopy.pushedDigest(resource, entry) != entry.digest { copy.changed.insert(path) }
+      }
+      return copy
+    }
+
+    /// The UIDs in a resource's text.
+    private static func uids(in text: String) -> [String] {
+      guard let calendars = try? ICalendarReader.read(Array(PushCommand.crlf(text).utf8)),
+        let split = try? CalendarResources.split(calendars)
+      else { return [] }
+      return split.map(\.uid)
+    }
+
+    /// The existing list with the server's changes to its alarms written in.
+    private mutating func merged(
+      _ list: AlarmListFile, with merge: inout Merge, export: CalDAVState.ListExport
+    ) throws(UnreadableResource) -> Written {
+      let collection = options.connection.collectionURL
+      let importer = AlarmImporter(
+        fileName: collection.absoluteString, defaultTimeZone: export.zone,
+        now: Instant(secondsSince1970: export.now))
+      var index: [String: Int] = [:]
+      for (offset, alarm) in list.alarms.enumerated() { index[alarm.id] = offset }
+      let taskIDs = Set(list.tasks.map(\.id))
+      var alarms = list.alarms
+      var edits: [Int: AlarmListFile.Edit] = [:]
+      var warnings: [String] = []
+      for (path, text) in merge.texts.sorted(by: { $0.key < $1.key }) {
+        let uids = Self.uids(in: text)
+        guard let uid = uids.first else { continue }
+        merge.known.resources[path]?.uid = uid
+        guard let offset = index[uid] else { continue }
+        let theirs: Alarm?
+        do {
+          theirs = try importer.importAlarms(fromText: PushCommand.crlf(text)).alarms.first {
+            $0.id == uid
+          }
+        } catch {
+          throw UnreadableResource(message: "\(collection.absoluteString)\(path): \(error)")
+        }
+        guard let theirs else {
+          warnings.append(
+            "warning: \(WriteRefusal.escaped(uid)): the server's version is no alarm; this list's record is kept\n"
+          )
+          continue
+        }
+        if theirs == list.alarms[offset] { continue }
+        if merge.local.added.contains(where: { $0.uid == uid }) && merge.keep != .server {
+          // Never pulled here: two versions, neither based on the other.
+          merge.known.resources[path] = nil
+          merge.known.pending = (merge.known.pending ?? []) + [path]
+          merge.conflicts.append(
+            "conflict: \(WriteRefusal.escaped(uid)) (\(collection.absoluteString)): exists on the server with other content but was not pulled here; this list's version is kept (push --overwrite replaces the server's copy)\n"
+          )
+          continue
+        }
+        alarms[offset] = theirs
+        edits[offset] = .replace(theirs)
+      }
+      // An alarm of this list the server no longer has leaves it, unless changed here and kept.
+      for (path, entry) in known.resources where merge.known.resources[path] == nil {
+        guard let offset = index[entry.uid] else { continue }
+        if merge.local.changed.contains(path) && merge.keep != .server { continue }
+        edits[offset] = .remove
+      }
+      let bytes = try list.edited(edits)
+      let kept = alarms.enumerated().filter { edits[$0.offset] != .remove }.map(\.element)
+      try record(bytes, in: &merge, export: export)
+      let inList = Set(kept.map(\.id)).union(taskIDs)
+      let outside = merge.known.resources.values.filter { !inList.contains($0.uid) }.count
+      return Written(bytes: bytes, outside: outside, warnings: warnings)
+    }
+
+    /// A new list in alarmcal's shape of the calendar's alarms.
+    private mutating func fresh(from merge: inout Merge, seconds: Int64)
+      throws(UnreadableResource) -> Written
+    {
+      let collection = options.connection.collectionURL
+      let export = CalDAVState.ListExport(
+        now: seconds, timestamp: seconds, zone: Self.systemZone)
+      let texts = merge.texts.map { (path: $0.key, text: $0.value) }
+      for (path, text) in texts {
+        if let uid = Self.uids(in: text).first { merge.known.resources[path]?.uid = uid }
+      }
+      let joined = try PullCommand.joined(texts, collection: collection)
+      let imported: ImportResult
+      do {
+        imported = try AlarmImporter(
+          fileName: collection.absoluteString, defaultTimeZone: export.zone,
+          now: Instant(secondsSince1970: seconds)
+        ).importAlarms(fromUTF8: joined.bytes)
+      } catch {
+        throw UnreadableResource(message: "\(error)")
+      }
+      let bytes = AlarmFileWriter.bytes(imported.alarms, tasks: imported.tasks)
+      try record(bytes, in: &merge, export: export)
+      let inList = Set(imported.alarms.map(\.id)).union(imported.tasks.map(\.id))
+      let outside = merge.known.resources.values.filter { !inList.contains($0.uid) }.count
+      return Written(bytes: bytes, outside: outside)
+    }
+
+    /// Records the digest push would send for each alarm of the written list `list` (a change kept
+    /// here keeps the digest and ETag it was based on, so push sends it over that ETag), and
+    /// the moments it was exported at.
+    private func record(
+      _ list: [UInt8], in merge: inout Merge, export: CalDAVState.ListExport
+    ) throws(UnreadableResource) {
+      var pathOfUID: [String: String] = [:]
+      for (path, entry) in merge.known.resources where !entry.uid.isEmpty {
+        pathOfUID[entry.uid] = path
+      }
+      for resource in try resources(ofList: list, export: export) {
+        guard let path = pathOfUID[resource.uid], let entry = merge.known.resources[path] else {
+          continue
+        }
+        merge.known.resources[path]?.data = nil
+        merge.known.resources[path]?.list = listName
+        if merge.texts[path] == nil && merge.local.changed.contains(path) { continue }
+        merge.known.resources[path]?.digest = LocalCopy.pushedDigest(resource, entry)
+      }
+      merge.known.listExport = export
+    }
+  }
+}

@@ -113,6 +113,49 @@ struct AlarmListFile {
     "alarmTime", "name", "repeatDays", "snoozeEnabled", "isEnabled", "creatTime",
   ]
 
+  /// The record at `range` with each member whose value changed given its new value in place
+  /// (one line, compact), new members after the last with the last one's indentation, and every
+  /// other byte as it was; nil when a member goes (the record is then written anew).
+  private func spliced(
+    _ range: Range<Int>, members: [JSONMember], old: [JSONMember], added: [JSONMember]
+  ) -> [UInt8]? {
+    guard members.count == old.count, !bytes[range].isEmpty else { return nil }
+    let outline = JSONOutline(bytes: bytes)
+    let places = outline.members(ofObjectAt: range.lowerBound)
+    guard places.count == old.count, let last = places.last else { return nil }
+    let compact = JSONWriter(style: .compact)
+    var edits: [(range: Range<Int>, text: [UInt8])] = []
+    for (index, member) in members.enumerated() where member.value != old[index].value {
+      edits.append((places[index].valueRange, Array(compact.string(from: member.value).utf8)))
+    }
+    if !added.isEmpty {
+      // The blanks before the last member's key, from the line break before it.
+      var start = last.keyRange.lowerBound
+      while start > range.lowerBound,
+        bytes[start - 1] == UInt8(ascii: " ") || bytes[start - 1] == 0x09
+      {
+        start -= 1
+      }
+      let lead =
+        start > range.lowerBound && bytes[start - 1] == UInt8(ascii: "\n")
+        ? "\n" + String(decoding: bytes[start..<last.keyRange.lowerBound], as: UTF8.self) : " "
+      let text = added.map {
+        lead + compact.string(from: .string($0.key)) + ": " + compact.string(from: $0.value)
+      }
+      let end = last.valueRange.upperBound
+      edits.append((end..<end, Array(text.map { "," + $0 }.joined().utf8)))
+    }
+    var result: [UInt8] = []
+    var cursor = range.lowerBound
+    for edit in edits.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+      result += bytes[cursor..<edit.range.lowerBound]
+      result += edit.text
+      cursor = edit.range.upperBound
+    }
+    result += bytes[cursor..<range.upperBound]
+    return result
+  }
+
   /// The record at `range` with `alarm`'s values: a member the new record has takes its value
   /// in place, a field it no longer has goes, a member alarmcal does not know stays, and new
   /// fields follow. An iOS app record stays one; a record on one line stays on one line.
@@ -143,7 +186,9 @@ struct AlarmListFile {
         members.append(member)
       }
     }
-    members += fresh.filter { !used.contains($0.key) }
+    let added = fresh.filter { !used.contains($0.key) }
+    if let spliced = spliced(range, members: members, old: old, added: added) { return spliced }
+    members += added
     if !bytes[range].contains(UInt8(ascii: "\n")) {
       let compact = JSONWriter(style: .compact)
       let text = members.map { member -> String in

@@ -12,10 +12,11 @@ enum AlarmListInput {
 
   /// `bytes` unchanged when they are iCalendar; for an alarm list, its export at `now` with
   /// DTSTAMP `timestamp` (times without a zone in `zone`), its warnings (a field one edit
-  /// away from a known name, ...) written to `warnings` as `convert` writes them.
+  /// away from a known name, ...) written to `warnings` as `convert` writes them (nil: a list
+  /// read again, whose warnings were said).
   static func calendarBytes(
     _ bytes: [UInt8], file: String, zone: TimeZoneRules, now: Instant, timestamp: Instant,
-    warnings: any TextSink
+    warnings: (any TextSink)?
   ) -> Result<[UInt8], Failure> {
     guard
       (ConvertCommand.Format(pathExtension: file) ?? ConvertCommand.Format(content: bytes))
@@ -25,7 +26,7 @@ enum AlarmListInput {
     let reader = AlarmFileReader(fileName: name, defaultTimeZone: zone.identifier)
     switch reader.readList(bytes) {
     case .success(let list):
-      for warning in list.warnings { warnings.write("warning: \(warning)\n") }
+      for warning in list.warnings { warnings?.write("warning: \(warning)\n") }
       do {
         return .success(
           try AlarmExporter(now: now, timestamp: timestamp).bytes(list.alarms, tasks: list.tasks))

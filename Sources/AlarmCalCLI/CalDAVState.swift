@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import ICalendar
 
 /// What push and pull remember of a calendar collection for one local file, kept next to it in
 /// `.NAME.caldav.json` (written atomically): each resource's href, UID, ETag and a digest of the
@@ -57,6 +58,11 @@ struct CalDAVState: Codable, Equatable {
     var timestamp: Int64
     /// The zone of records that name none.
     var zone: String
+
+    /// The DTSTAMP value the export writes.
+    var stamp: String {
+      DateTimeValue.utc(Instant(secondsSince1970: timestamp).utc).icalString
+    }
   }
 
   /// The collections by URL.

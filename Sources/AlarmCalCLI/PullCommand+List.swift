@@ -131,7 +131,7 @@ extension PullCommand {
       switch AlarmListInput.calendarBytes(
         bytes, file: options.output, zone: TimeZoneRules(identifier: export.zone) ?? .utc,
         now: Instant(secondsSince1970: export.now),
-        timestamp: Instant(secondsSince1970: export.timestamp))
+        timestamp: Instant(secondsSince1970: export.timestamp), warnings: nil)
       {
       case .success(let exported): calendar = exported
       case .failure(let failure):
@@ -158,7 +158,9 @@ extension PullCommand {
           copy.added.append(resource)
           continue
         }
-        if LocalCopy.pushedDigest(resource, entry) != entry.digest { copy.changed.insert(path) }
+        if LocalCopy.pushedDigest(resource, entry, madeAt: export.stamp) != entry.digest {
+          copy.changed.insert(path)
+        }
       }
       return copy
     }
@@ -276,7 +278,8 @@ extension PullCommand {
         merge.known.resources[path]?.data = nil
         merge.known.resources[path]?.list = listName
         if merge.texts[path] == nil && merge.local.changed.contains(path) { continue }
-        merge.known.resources[path]?.digest = LocalCopy.pushedDigest(resource, entry)
+        merge.known.resources[path]?.digest = LocalCopy.pushedDigest(
+          resource, entry, madeAt: export.stamp)
       }
       merge.known.listExport = export
     }

@@ -59,12 +59,13 @@ extension PullCommand {
       return .success(copy)
     }
 
-    /// The digest push would record for `resource` sent under `entry`.
-    static func pushedDigest(_ resource: CalendarResource, _ entry: CalDAVState.Resource)
-      -> String
-    {
+    /// The digest push would record for `resource` sent under `entry`; `stamp`: the DTSTAMP
+    /// of the list export that made it (push then sends the values it kept, ``PushCommand/Run/stable(_:_:madeAt:)``).
+    static func pushedDigest(
+      _ resource: CalendarResource, _ entry: CalDAVState.Resource, madeAt stamp: String? = nil
+    ) -> String {
       let sent = entry.marked ? PushCommand.marked(resource, list: entry.list ?? "") : resource
-      return CalDAVState.digest(sent.bytes)
+      return CalDAVState.digest(PushCommand.Run.stable(sent, entry, madeAt: stamp).bytes)
     }
   }
 

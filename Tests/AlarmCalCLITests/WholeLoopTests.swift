@@ -117,7 +117,7 @@ struct WholeLoopTests {
 
     // 3. The server's change reaches the list, in the list's shape; the foreign event stays out.
     let before = try String(contentsOfFile: list, encoding: .utf8)
-    let pull = try Self.run(["pull", "--url", url, "-o", list] + Self.zone, server)
+    let pull = try Self.run(["pull", "--url", url, "-o", list], server)
     #expect(pull.status == 0, "\(pull.stderr)")
     #expect(pull.stdout.contains("1 item in the calendar is not in this list"), "\(pull.stdout)")
     let after = try String(contentsOfFile: list, encoding: .utf8)
@@ -170,7 +170,13 @@ struct WholeLoopTests {
       day2.stdout == "pushed: 0 new, 1 changed, 2 unchanged, 0 deleted, 0 conflicts, 0 refused\n",
       "\(day2.stderr)")
 
-    // 7. Back to the app: the server's change and the unknown field are there.
+    // 7. After pushes on two days, another change on the server still merges cleanly.
+    _ = try Self.otherClient(["move", "2026-11-02 09:00:00", "10:00"], server, url: url)
+    let again = try Self.run(["pull", "--url", url, "-o", list], server)
+    #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+    #expect(!again.stderr.contains("conflict"), "\(again.stderr)")
+
+    // 8. Back to the app: the server's changes and the unknown field are there.
     let back = folder.appendingPathComponent("back.json").path
     let converted = try runBinary(
       [
@@ -180,7 +186,7 @@ struct WholeLoopTests {
         + Self.zone)
     #expect(converted.status == 0, "\(converted.stderr)")
     let records = try Self.records(back)
-    #expect(records.map { $0["alarmTime"] as? String } == ["07:45", "09:00", "21:30"])
+    #expect(records.map { $0["alarmTime"] as? String } == ["07:45", "10:00", "21:30"])
     #expect(
       records.map { $0["creatTime"] as? String } == [
         "2026-11-02 06:30:00", "2026-11-02 09:00:00", "2026-11-03 21:00:00",

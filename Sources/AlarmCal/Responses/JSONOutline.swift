@@ -1,15 +1,22 @@
 /// Where the values of a JSON document are in its bytes, for edits that leave every other byte
 /// as it was. The document must be one ``JSONParser`` has read without error: the outline
 /// trusts its grammar and only finds the ends of values.
-struct JSONOutline {
+public struct JSONOutline {
   /// A member of an object: its key, and where its key (quotes included) and value are.
-  struct Member {
-    let key: String
-    let keyRange: Range<Int>
-    let valueRange: Range<Int>
+  public struct Member: Sendable {
+    /// The key, unescaped.
+    public let key: String
+    /// Where the key is, quotes included.
+    public let keyRange: Range<Int>
+    /// Where the value is.
+    public let valueRange: Range<Int>
   }
 
-  let bytes: [UInt8]
+  /// The document.
+  public let bytes: [UInt8]
+
+  /// The outline of `bytes`, a document ``JSONParser`` has read without error.
+  public init(bytes: [UInt8]) { self.bytes = bytes }
 
   /// Where the top-level value starts: after a byte order mark and whitespace.
   var root: Int {
@@ -32,7 +39,7 @@ struct JSONOutline {
   }
 
   /// The members of the object that starts at `start`, in order.
-  func members(ofObjectAt start: Int) -> [Member] {
+  public func members(ofObjectAt start: Int) -> [Member] {
     var members: [Member] = []
     var index = skipWhitespace(start + 1)
     while byte(at: index) == UInt8(ascii: "\"") {

@@ -13,7 +13,8 @@ struct LoopEndToEndTests {
     String(repeating: "long", count: 75),
   ]
 
-  /// A calendar with one weekly alarm per UID.
+  /// A calendar with one weekly alarm per UID (each event lasts a minute: Cyrus 3.6 refuses a
+  /// timed event with a start alone).
   static func calendar(uids: [String]) -> String {
     var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
     for (offset, uid) in uids.enumerated() {
@@ -22,6 +23,7 @@ struct LoopEndToEndTests {
         UID:\(uid)\r
         DTSTAMP:20261201T000000Z\r
         DTSTART:2027010\(offset + 1)T070000Z\r
+        DURATION:PT1M\r
         RRULE:FREQ=WEEKLY\r
         SUMMARY:Alarm \(offset)\r
         BEGIN:VALARM\r
@@ -61,7 +63,7 @@ struct LoopEndToEndTests {
 
   @Test(
     "any UID pushes and comes back unchanged: spaces, colons, slashes, %, non-ASCII, 300 bytes",
-    arguments: CalDAVTestServer.Kind.allCases)
+    arguments: SyncJointsTests.servers)
   func awkwardUIDsPush(kind: CalDAVTestServer.Kind) throws {
     let server = try CalDAVTestServer(kind)
     defer { server.stopAndRemove() }

@@ -40,8 +40,7 @@ struct AlarmListFile {
     case .success(let read): list = read
     case .failure(let failure): return .failure(Failure(lines: failure.problems.map { "\($0)" }))
     }
-    var scan = JSONSpanScanner(bytes: bytes)
-    guard let found = scan.alarmArray() else {
+    guard let found = alarmArray(in: bytes) else {
       return .failure(Failure(lines: ["\(file): not a list of records this pull can edit"]))
     }
     var records: [Range<Int>] = []
@@ -64,6 +63,21 @@ struct AlarmListFile {
       AlarmListFile(
         bytes: bytes, alarms: list.alarms, tasks: list.tasks, records: records,
         elements: found.elements, zone: zone))
+  }
+
+  /// Where the elements of the array that holds a list's alarms lie: the root array (a bare
+  /// list), or the root object's `"alarms"` array; nil for other JSON.
+  private static func alarmArray(in bytes: [UInt8]) -> (elements: [Range<Int>], isBare: Bool)? {
+    let outline = JSONOutline(bytes: bytes)
+    let root = outline.root
+    guard root < bytes.count else { return nil }
+    if bytes[root] == UInt8(ascii: "[") { return (outline.elements(ofArrayAt: root), true) }
+    guard bytes[root] == UInt8(ascii: "{") else { return nil }
+    guard let alarms = outline.members(ofObjectAt: root).first(where: { $0.key == "alarms" })
+    else { return ([], false) }
+    let start = alarms.valueRange.lowerBound
+    guard bytes[start] == UInt8(ascii: "[") else { return nil }
+    return (outline.elements(ofArrayAt: start), false)
   }
 
   /// The file's bytes with `edits` (by alarm index) made: the separators and every record not
@@ -204,116 +218,5 @@ struct AlarmListFile {
     let indent = String(decoding: bytes[start..<range.lowerBound], as: UTF8.self)
     let text = JSONWriter(style: .pretty).string(from: .object(members))
     return Array(text.replacingOccurrences(of: "\n", with: "\n" + indent).utf8)
-  }
-}
-
-/// Finds where the elements of an alarm list's array lie in its JSON text, without building
-/// values: the root array, or the root object's `"alarms"` array. Text that is not well-formed
-/// JSON gives nil (the list was read with ``JSONParser`` first).
-struct JSONSpanScanner {
-  let bytes: [UInt8]
-  private var index = 0
-
-  init(bytes: [UInt8]) {
-    self.bytes = bytes
-  }
-
-  /// The ranges of the array's elements, and whether the array is the root (a bare list).
-  mutating func alarmArray() -> (elements: [Range<Int>], isBare: Bool)? {
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
-    skipBlanks()
-    guard let first = peek() else { return nil }
-    if first == UInt8(ascii: "[") { return elements().map { ($0, true) } }
-    guard first == UInt8(ascii: "{") else { return nil }
-    index += 1
-    while true {
-      skipBlanks()
-      if peek() == UInt8(ascii: "}") { return ([], false) }
-      let keyStart = index
-      guard skipString() else { return nil }
-      let key = (try? JSONParser().parse(Array(bytes[keyStart..<index])))?.stringValue
-      skipBlanks()
-      guard peek() == UInt8(ascii: ":") else { return nil }
-      index += 1
-      skipBlanks()
-      if key == "alarms" { return elements().map { ($0, false) } }
-      guard skipValue() else { return nil }
-      skipBlanks()
-      guard peek() == UInt8(ascii: ",") else { return ([], false) }
-      index += 1
-    }
-  }
-
-  private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
-
-  private mutating func skipBlanks() {
-    while let byte = peek(), byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-      index += 1
-    }
-  }
-
-  /// The elements of the array at `index`.
-  private mutating func elements() -> [Range<Int>]? {
-    guard peek() == UInt8(ascii: "[") else { return nil }
-    index += 1
-    var found: [Range<Int>] = []
-    skipBlanks()
-    if peek() == UInt8(ascii: "]") { return found }
-    while true {
-      skipBlanks()
-      let start = index
-      guard skipValue() else { return nil }
-      found.append(start..<index)
-      skipBlanks()
-      switch peek() {
-      case UInt8(ascii: ","): index += 1
-      case UInt8(ascii: "]"): return found
-      default: return nil
-      }
-    }
-  }
-
-  private mutating func skipString() -> Bool {
-    guard peek() == UInt8(ascii: "\"") else { return false }
-    index += 1
-    while let byte = peek() {
-      index += 1
-      if byte == UInt8(ascii: "\\") {
-        index += 1
-      } else if byte == UInt8(ascii: "\"") {
-        return true
-      }
-    }
-    return false
-  }
-
-  private mutating func skipValue() -> Bool {
-    guard let first = peek() else { return false }
-    if first == UInt8(ascii: "\"") { return skipString() }
-    if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
-      var depth = 0
-      while let byte = peek() {
-        if byte == UInt8(ascii: "\"") {
-          guard skipString() else { return false }
-          continue
-        }
-        index += 1
-        if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") { depth += 1 }
-        if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
-          depth -= 1
-          if depth == 0 { return true }
-        }
-      }
-      return false
-    }
-    let start = index
-    while let byte = peek(),
-      !(byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]")
-        || byte == UInt8(ascii: "}") || byte == 0x20 || byte == 0x09 || byte == 0x0A
-        || byte == 0x0D)
-    {
-      index += 1
-    }
-    return index > start
   }
 }

@@ -19,13 +19,13 @@ public struct JSONOutline {
   public init(bytes: [UInt8]) { self.bytes = bytes }
 
   /// Where the top-level value starts: after a byte order mark and whitespace.
-  var root: Int {
+  public var root: Int {
     let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     return skipWhitespace(bytes.starts(with: bom) ? 3 : 0)
   }
 
   /// The ranges of the elements of the array that starts at `start`.
-  func elements(ofArrayAt start: Int) -> [Range<Int>] {
+  public func elements(ofArrayAt start: Int) -> [Range<Int>] {
     var ranges: [Range<Int>] = []
     var index = skipWhitespace(start + 1)
     while index < bytes.count, bytes[index] != UInt8(ascii: "]") {

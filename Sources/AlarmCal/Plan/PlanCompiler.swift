@@ -18,9 +18,11 @@ import ICalendar
 /// firing at which it would exceed the budget. Units met before it become repeating requests,
 /// the rest of the firings before it one-shots.
 ///
-/// `validUntil` is nil only when nothing was left out and every series with alarms is, by its
-/// text, a weekly pattern for ever (``PlanSourceFacts``); otherwise it is at most the horizon's
-/// end, and the app plans again then.
+/// `validUntil` is nil only when nothing was left out, every series with alarms is, by its
+/// text, a weekly pattern for ever (``PlanSourceFacts``), and each repeating request's time
+/// occurs once on its weekday through a 28-year cycle; otherwise it is at most the horizon's
+/// end, and the app plans again then. Repeating requests follow the plan zone's wall clock:
+/// the app plans again when the device's zone changes.
 public struct PlanCompiler {
   /// The zone whose wall clock repeating requests follow (the device's).
   public let zone: TimeZoneRules
@@ -88,7 +90,13 @@ public struct PlanCompiler {
     if !leftOut {
       let everyUnit = units.unitOfFiring.count == firings.count
       let allForever = facts.series.values.allSatisfy { !$0.hasAlarms || $0.forever }
-      validUntil = everyUnit && allForever ? nil : horizonEnd
+      // For ever means past the horizon too: each repeating request's wall-clock time must
+      // occur once on its weekday through a whole 28-year cycle of dates and weekdays.
+      let clear = met.keys.allSatisfy { unit in
+        let (weekday, time) = units.keys[unit]
+        return occursOnceEveryWeek(weekday: weekday, time: time, days: Self.cycleDays)
+      }
+      validUntil = everyUnit && allForever && clear ? nil : horizonEnd
     }
     if let end = validUntil {
       oneShots.removeAll { firings[$0].trigger >= end }
@@ -191,6 +199,21 @@ public struct PlanCompiler {
       date = date.adding(days: 7)
     }
     return index == triggers.count
+  }
+
+  /// Days in the Gregorian calendar's 28-year cycle of dates and weekdays (with a leap day
+  /// over): a zone whose changes fall on fixed dates meets every weekday within it.
+  static let cycleDays = 28 * 366
+
+  /// Whether `time` occurs exactly once on every `weekday` of the next `days` days.
+  private func occursOnceEveryWeek(weekday: Weekday, time: LocalTime, days: Int) -> Bool {
+    var date = zone.local(at: now).date
+    while date.weekday != weekday { date = date.adding(days: 1) }
+    for _ in stride(from: 0, to: days, by: 7) {
+      guard uniqueInstant(of: LocalDateTime(date, time)) != nil else { return false }
+      date = date.adding(days: 7)
+    }
+    return true
   }
 
   /// The instant of a wall-clock reading that occurs exactly once in the plan's zone; nil in

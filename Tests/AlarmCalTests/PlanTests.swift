@@ -184,6 +184,19 @@ import Testing
     #expect(plan.requests.count == 64)
   }
 
+  @Test func tooManyFiringsEndTheHorizonAtTheCut() throws {
+    // Ten firings examined at most: the plan holds until the eleventh, which it leaves out.
+    var compiler = PlanCompiler(
+      zone: try #require(TimeZoneRules(identifier: "Europe/Berlin")), now: Self.now, budget: 64,
+      maximumFirings: 10)
+    let text = Self.calendar([Self.weekdays("w", at: "070000", zone: "Europe/Berlin")])
+    try compiler.read(Array(text.utf8), file: "plan.ics")
+    let plan = compiler.compile()
+    // The eleventh weekday from Tuesday 2026-12-08: Tuesday 2026-12-22, 07:00 Berlin.
+    #expect(plan.validUntil == Instant(secondsSince1970: 1_797_919_200))
+    #expect(plan.requests.count == 5)
+  }
+
   @Test func theSameInputGivesTheSameJSON() throws {
     let text = Self.calendar([
       Self.weekdays("a", at: "070000", zone: "Europe/Berlin"),

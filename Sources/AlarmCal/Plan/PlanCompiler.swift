@@ -38,10 +38,15 @@ public struct PlanCompiler {
   private var fileCount = 0
 
   /// An empty compiler; ``read(_:file:)`` adds calendars.
-  public init(zone: TimeZoneRules, now: Instant, budget: Int, workLimit: Int = 1_000_000) {
+  public init(
+    zone: TimeZoneRules, now: Instant, budget: Int, workLimit: Int = 1_000_000,
+    maximumFirings: Int = 1_000_000
+  ) {
+    self.maximumFirings = maximumFirings
     self.zone = zone
     self.now = now
     self.budget = budget
+    horizonEnd = now.adding(seconds: Int64(Self.horizonDays) * 86_400)
     schedule = FiringSchedule(defaultZone: zone, workLimit: workLimit)
   }
 
@@ -56,13 +61,24 @@ public struct PlanCompiler {
     fileCount += 1
   }
 
-  /// The end of the horizon.
-  public var horizonEnd: Instant { now.adding(seconds: Int64(Self.horizonDays) * 86_400) }
+  /// The end of the horizon: two years on, or sooner when more than
+  /// ``maximumFirings`` firings come before that (the plan is then valid to the cut at most).
+  public private(set) var horizonEnd: Instant
+  /// The most firings examined: they are held in memory at once.
+  public let maximumFirings: Int
 
   /// The plan; call once.
   public mutating func compile() -> NotificationPlan {
     var firings: [Firing] = []
-    _ = schedule.firings(from: now, to: horizonEnd, limit: nil) { firings.append($0) }
+    _ = schedule.firings(from: now, to: horizonEnd, limit: maximumFirings + 1) {
+      firings.append($0)
+    }
+    let cut = firings.count > maximumFirings
+    if cut, let last = firings.last {
+      // Too many to hold: the horizon ends at the last firing's instant, which is left out.
+      horizonEnd = last.trigger
+      firings.removeAll { $0.trigger >= last.trigger }
+    }
     let units = weeklyUnits(of: firings)
     // The sweep: cost = one-shots so far + units met so far.
     var met: [Int: Int] = [:]  // unit -> first firing index
@@ -96,7 +112,7 @@ public struct PlanCompiler {
         let (weekday, time) = units.keys[unit]
         return occursOnceEveryWeek(weekday: weekday, time: time, days: Self.cycleDays)
       }
-      validUntil = everyUnit && allForever && clear ? nil : horizonEnd
+      validUntil = !cut && everyUnit && allForever && clear ? nil : horizonEnd
     }
     if let end = validUntil {
       oneShots.removeAll { firings[$0].trigger >= end }

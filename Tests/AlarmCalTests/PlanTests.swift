@@ -54,6 +54,21 @@ import Testing
     #expect(plan.validUntil == nil)
   }
 
+  @Test func switchedOffAlarmsAndCompletedTasksLeaveThePlanValidForEver() throws {
+    let off = Self.event(
+      "off", ["DTSTART;TZID=Europe/Berlin:20261220T090000"],
+      alarms: [["ACTION:NONE", "TRIGGER:PT0S"]])
+    let done = [
+      "BEGIN:VTODO", "UID:done", "DTSTAMP:20261201T000000Z", "STATUS:COMPLETED",
+      "DUE;TZID=Europe/Berlin:20261210T170000", "BEGIN:VALARM", "ACTION:DISPLAY",
+      "TRIGGER;RELATED=END:-PT1H", "END:VALARM", "END:VTODO",
+    ]
+    let plan = try Self.plan(
+      Self.calendar([Self.weekdays("w", at: "070000", zone: "Europe/Berlin"), off, done]))
+    #expect(plan.requests.count == 5)
+    #expect(plan.validUntil == nil)
+  }
+
   @Test(arguments: ["Europe/Berlin", "America/New_York"])
   func weekdayAlarmsAt0230MeetNoDSTChange(zone: String) throws {
     // Both zones change on Sundays: 02:30 on weekdays always occurs exactly once.

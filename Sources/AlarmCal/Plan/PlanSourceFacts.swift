@@ -17,7 +17,8 @@ struct PlanSourceFacts {
     /// Whether the series' firings are, by its text alone, a weekly pattern with no end and
     /// no exception, on the plan zone's wall clock (see ``PlanCompiler``).
     var forever = false
-    /// Whether the series has any VALARM at all.
+    /// Whether the series has a VALARM that can ring: not switched off (ACTION:NONE), not of
+    /// a completed task.
     var hasAlarms = false
     /// Whether the series' times are on the plan zone's wall clock (its TZID, or floating).
     var zoneMatches = false
@@ -38,7 +39,14 @@ struct PlanSourceFacts {
         counts[key, default: 0] += 1
         var facts = series[key] ?? SeriesFacts()
         let valarms = child.components.filter { $0.name == "VALARM" }
-        facts.hasAlarms = facts.hasAlarms || !valarms.isEmpty
+        let completed =
+          child.name == "VTODO"
+          && (child.propertyValue(uppercased: "STATUS")?.uppercased() == "COMPLETED"
+            || child.property(uppercased: "COMPLETED") != nil)
+        let ringing = valarms.contains {
+          $0.propertyValue(uppercased: "ACTION")?.uppercased() != AlarmVocabulary.disabledAction
+        }
+        facts.hasAlarms = facts.hasAlarms || (ringing && !completed)
         if child.property(uppercased: "RECURRENCE-ID") == nil {
           facts.alarms = valarms.filter { !Self.isSnooze($0) }.map(Self.alarmFacts)
           facts.zoneMatches = Self.zoneMatches(child, zone: zone)

@@ -10,6 +10,7 @@ enum HelpText {
     Commands:
       convert   Convert an alarm list to iCalendar (.ics) or an .ics file to an alarm list.
       upcoming  List when the alarms in .ics files go off.
+      plan      The notifications an app schedules (within iOS's 64) to ring them.
       validate  Check .ics files and report every problem with its line and column.
       snooze    Snooze a firing that rang: write it into its .ics file (RFC 9074).
       dismiss   Stop a firing that rang: write it into its .ics file (RFC 9074).

@@ -27,6 +27,8 @@ public enum Tool {
       return ConvertCommand.run(rest, context: context)
     case "upcoming":
       return UpcomingCommand.run(rest, context: context)
+    case "plan":
+      return PlanCommand.run(rest, context: context)
     case "validate":
       return ValidateCommand.run(rest, context: context)
     case "snooze":
@@ -73,6 +75,9 @@ public enum Tool {
       return .success
     case ["upcoming"]:
       context.standardOutput.write(HelpText.upcoming)
+      return .success
+    case ["plan"]:
+      context.standardOutput.write(PlanCommand.helpText)
       return .success
     case ["validate"]:
       context.standardOutput.write(ValidateCommand.helpText)

@@ -1,0 +1,142 @@
+import ICalendar
+
+/// What the plan needs from a calendar's text that the firings do not say: each alarm's sound
+/// and snooze, and whether a series provably rings the same weekly pattern forever.
+struct PlanSourceFacts {
+  /// One VALARM that is no snooze, by its place among them (its firings' key `#n`).
+  struct AlarmFacts {
+    let uid: String?
+    let sound: String?
+    let snooze: Bool
+    let snoozeMinutes: Int
+  }
+
+  /// One UID of one file.
+  struct SeriesFacts {
+    var alarms: [AlarmFacts] = []
+    /// Whether the series' firings are, by its text alone, a weekly pattern with no end and
+    /// no exception, on the plan zone's wall clock (see ``PlanCompiler``).
+    var forever = false
+    /// Whether the series has a VALARM that can ring: not switched off (ACTION:NONE), not of
+    /// a completed task.
+    var hasAlarms = false
+    /// Whether the series' times are on the plan zone's wall clock (its TZID, or floating).
+    var zoneMatches = false
+  }
+
+  /// The facts of each (file index, UID).
+  private(set) var series: [String: SeriesFacts] = [:]
+
+  static func key(fileIndex: Int, uid: String) -> String { "\(fileIndex)\u{0}\(uid)" }
+
+  /// Reads the VEVENTs and VTODOs of `roots` (file `fileIndex`) for a plan in `zone`.
+  mutating func read(_ roots: [ICalComponent], fileIndex: Int, zone: TimeZoneRules) {
+    var counts: [String: Int] = [:]
+    for root in roots where root.name == "VCALENDAR" {
+      for child in root.components where child.name == "VEVENT" || child.name == "VTODO" {
+        let uid = child.propertyValue(uppercased: "UID") ?? ""
+        let key = Self.key(fileIndex: fileIndex, uid: uid)
+        counts[key, default: 0] += 1
+        var facts = series[key] ?? SeriesFacts()
+        let valarms = child.components.filter { $0.name == "VALARM" }
+        let completed =
+          child.name == "VTODO"
+          && (child.propertyValue(uppercased: "STATUS")?.uppercased() == "COMPLETED"
+            || child.property(uppercased: "COMPLETED") != nil)
+        let ringing = valarms.contains {
+          $0.propertyValue(uppercased: "ACTION")?.uppercased() != AlarmVocabulary.disabledAction
+        }
+        facts.hasAlarms = facts.hasAlarms || (ringing && !completed)
+        if child.property(uppercased: "RECURRENCE-ID") == nil {
+          facts.alarms = valarms.filter { !Self.isSnooze($0) }.map(Self.alarmFacts)
+          facts.zoneMatches = Self.zoneMatches(child, zone: zone)
+          facts.forever =
+            facts.zoneMatches && Self.ringsWeeklyForever(child, valarms: valarms)
+        }
+        series[key] = facts
+      }
+    }
+    // Overrides, or several components with one UID, are exceptions to the pattern.
+    for (key, count) in counts where count > 1 { series[key]?.forever = false }
+  }
+
+  private static func isSnooze(_ alarm: ICalComponent) -> Bool {
+    alarm.properties.contains { property in
+      (property.name.uppercased() == "RELATED-TO"
+        && property.parameter(uppercased: "RELTYPE")?.uppercased() == "SNOOZE")
+        || property.name.uppercased().hasPrefix("X-MOZ-SNOOZE")
+    }
+  }
+
+  private static func alarmFacts(_ alarm: ICalComponent) -> AlarmFacts {
+    let snooze = alarm.propertyValue(uppercased: AlarmVocabulary.snooze)?.uppercased() != "FALSE"
+    var minutes = Alarm.defaultSnoozeMinutes
+    if let text = alarm.propertyValue(uppercased: AlarmVocabulary.snoozeInterval),
+      let duration = ICalDuration(text), duration.signedDays == 0, duration.signedSeconds > 0,
+      duration.signedSeconds % 60 == 0
+    {
+      minutes = Int(duration.signedSeconds / 60)
+    }
+    return AlarmFacts(
+      uid: alarm.propertyValue(uppercased: "UID"),
+      sound: alarm.property(uppercased: AlarmVocabulary.sound)?.text, snooze: snooze,
+      snoozeMinutes: minutes)
+  }
+
+  /// Whether the times of `item` (its DTSTART, else its DUE) are on `zone`'s wall clock.
+  private static func zoneMatches(_ item: ICalComponent, zone: TimeZoneRules) -> Bool {
+    guard let start = item.property(uppercased: "DTSTART") ?? item.property(uppercased: "DUE")
+    else { return false }
+    if let tzid = start.parameter(uppercased: "TZID") { return tzid == zone.identifier }
+    if start.value.hasSuffix("Z") {
+      return zone.identifier == "UTC" || zone.identifier == "Etc/UTC"
+    }
+    return true
+  }
+
+  /// Whether `event` rings, by its text, on a fixed weekly pattern for ever: a VEVENT whose
+  /// rule is DAILY or WEEKLY (interval 1, BYDAY at most, no COUNT or UNTIL), with no EXDATE,
+  /// RDATE or cancellation, a DTSTART on the wall clock of `zone` (its TZID, or floating),
+  /// and alarms with relative triggers and no acknowledgement or snooze.
+  private static func ringsWeeklyForever(_ event: ICalComponent, valarms: [ICalComponent])
+    -> Bool
+  {
+    guard event.name == "VEVENT",
+      event.propertyValue(uppercased: "STATUS")?.uppercased() != "CANCELLED",
+      event.property(uppercased: "EXDATE") == nil, event.property(uppercased: "RDATE") == nil,
+      let start = event.property(uppercased: "DTSTART"),
+      start.parameter(uppercased: "VALUE")?.uppercased() != "DATE", start.value.count >= 15,
+      let rule = event.propertyValue(uppercased: "RRULE")
+    else { return false }
+    let rrules = event.properties.filter { $0.name.uppercased() == "RRULE" }
+    guard rrules.count == 1 else { return false }
+    var frequency = ""
+    for part in rule.uppercased().split(separator: ";") {
+      let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+      guard pair.count == 2 else { return false }
+      switch pair[0] {
+      case "FREQ": frequency = pair[1]
+      case "INTERVAL": guard pair[1] == "1" else { return false }
+      case "BYDAY":
+        let codes = Set(Weekday.allCases.map(\.icalCode))
+        guard pair[1].split(separator: ",").allSatisfy({ codes.contains(String($0)) }) else {
+          return false
+        }
+      case "WKST": break
+      default: return false
+      }
+    }
+    guard frequency == "DAILY" || frequency == "WEEKLY" else { return false }
+    for alarm in valarms {
+      if isSnooze(alarm) { return false }
+      for property in alarm.properties {
+        let name = property.name.uppercased()
+        if name == "ACKNOWLEDGED" || name == "X-MOZ-LASTACK" { return false }
+        if name == "TRIGGER", property.parameter(uppercased: "VALUE")?.uppercased() == "DATE-TIME" {
+          return false
+        }
+      }
+    }
+    return !event.properties.contains { $0.name.uppercased().hasPrefix("X-MOZ-SNOOZE") }
+  }
+}

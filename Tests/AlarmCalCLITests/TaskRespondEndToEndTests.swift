@@ -184,6 +184,27 @@ import Testing
     #expect(next["trigger"] as? String == "2026-12-20T17:10:05Z")
   }
 
+  @Test("a task without a UUID keeps its derived id when a dismissal is written into it")
+  func derivedIDStays() throws {
+    let list = try write(#"{"tasks": [{"title": "Call", "deadline": "2026-12-20T18:00"}]}"#)
+    let before = try #require(try upcoming(list, now: "2026-12-20T16:00:00Z").first)
+    let rangID = try #require(before["id"] as? String)
+    let dismissed = try runBinary([
+      "dismiss", list, "--id", rangID, "--now", "2026-12-20T17:00:10Z", "--tz", zone,
+    ])
+    #expect(dismissed.status == 0, "\(dismissed.stderr)")
+    let after = try runBinary([
+      "upcoming", list, "--now", "2026-12-20T16:00:00Z", "--include-acknowledged", "--format",
+      "json", "--tz", zone,
+    ])
+    #expect(after.status == 0, "\(after.stderr)")
+    let firings = try #require(
+      try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [[String: Any]])
+    #expect(firings.map { $0["uid"] as? String } == [before["uid"] as? String])
+    #expect(firings.map { $0["id"] as? String } == [rangID])
+    #expect(firings.first?["acknowledged"] as? Bool == true)
+  }
+
   @Test("a task's firing that has not rung is refused with one line, the list untouched")
   func notRungYet() throws {
     let list = try write(alarmcalList)

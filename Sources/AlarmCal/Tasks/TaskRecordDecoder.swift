@@ -17,10 +17,20 @@ struct TaskRecordDecoder {
   var problems: [AlarmFileProblem] = []
 
   /// The record keys a task has; `id` and `uuid` are other names of `UUID`.
-  static let keys: Set<String> = [
+  static let keys = Set([
     "title", "deadline", "UUID", "id", "uuid", "completed", "notes", "remindMinutesBefore",
-    "timeZone", "acknowledgedAt", "snoozedUntil", "snoozeUid",
-  ]
+    "timeZone",
+  ]).union(stateKeys)
+
+  /// The keys of the reminder's RFC 9074 state, which `snooze` and `dismiss` write.
+  static let stateKeys: Set<String> = ["acknowledgedAt", "snoozedUntil", "snoozeUid"]
+
+  /// What a record without an id is identified by: its members but its state, so that a
+  /// snooze or dismissal written into it leaves its derived id as it was.
+  static func identityContent(_ record: JSONValue) -> String {
+    let members = record.objectValue?.filter { !stateKeys.contains($0.key) }
+    return JSONWriter(style: .compact).string(from: members.map(JSONValue.object) ?? record)
+  }
 
   /// Whether a record is a task's: it has a title and a deadline.
   static func isTask(_ record: JSONValue) -> Bool {

@@ -25,7 +25,7 @@ VALID = [
     {"alarmTime": "07:30", "repeatDays": [2, 3, 4, 5, 6], "vibrate": True, "volume": 0.8},
     {"alarmTime": "07:30", "repeatDays": ["mon", "Tue"], "sound": "", "colour": "red"},
     {"at": "2026-12-24T18:00", "label": "Once", "acknowledgedAt": "2026-12-24T17:00:05Z",
-     "snoozedUntil": "2026-12-24T18:09:00+01:00", "alarmUid": "X"},
+     "snoozedUntil": "2026-12-24T18:09:00+01:00", "alarmUid": "X", "snoozeUid": "S"},
 ]
 INVALID = [
     {"time": "07:00", "label": "A", "name": "B"},
@@ -47,12 +47,15 @@ VALID_TASKS = [
     {"title": "Plumber", "deadline": 818362800, "uuid": "T3", "remindMinutesBefore": None},
     {"title": "Call", "deadline": "2026-12-07T16:00:00Z", "timeZone": "Europe/Berlin"},
     {"title": "Extra", "deadline": 830000000.75, "colour": "red"},
+    {"title": "Snoozed", "deadline": "2026-12-19", "acknowledgedAt": "2026-12-18T23:00:10Z",
+     "snoozedUntil": "2026-12-19T00:05:10+01:00", "snoozeUid": "S"},
 ]
 INVALID_TASKS = [
     {"title": "No deadline"},
     {"title": "Bad", "deadline": "soon"},
     {"title": "Both ids", "deadline": "2026-12-19", "UUID": "a", "id": "b"},
     {"title": "Over a day after", "deadline": "2026-12-19", "remindMinutesBefore": -1441},
+    {"title": "Bad snooze", "deadline": "2026-12-19", "snoozedUntil": "2026-12-19T00:05"},
 ]
 
 

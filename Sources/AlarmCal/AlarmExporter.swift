@@ -208,7 +208,7 @@ public struct AlarmExporter: Sendable {
 
   /// Prints a task's VTODO (RFC 5545 §3.6.2): its deadline as DUE, done as STATUS:COMPLETED
   /// with COMPLETED, and its reminder as a VALARM relative to the end, which for a VTODO is its
-  /// DUE (§3.8.6.3).
+  /// DUE (§3.8.6.3), with its RFC 9074 ACKNOWLEDGED and a pending snooze as a sibling VALARM.
   private func write(_ task: ToDo, stamp: String, to printer: inout ICalendarPrinter) {
     printer.begin("VTODO")
     printer.write("UID", text: task.id)
@@ -225,14 +225,31 @@ public struct AlarmExporter: Sendable {
     }
     if let minutes = task.remindMinutesBefore {
       printer.begin("VALARM")
-      printer.write("UID", text: AlarmIdentifier.alarmUID(forAlarm: task.id))
+      printer.write("UID", text: task.reminderUID)
       printer.write("ACTION", value: "DISPLAY")
       printer.write("DESCRIPTION", text: task.title)
       printer.write(
         ICalProperty(
           "TRIGGER", ICalDuration(negative: minutes > 0, seconds: abs(minutes) * 60).description,
           parameters: [ICalParameter("RELATED", "END")]))
+      if let acknowledged = task.acknowledgedAt {
+        printer.write("ACKNOWLEDGED", dateTime: .utc(acknowledged.utc))
+      }
       printer.end("VALARM")
+      if let until = task.snoozedUntil, let snoozeUID = task.exportedSnoozeUID {
+        // RFC 9074 §7, as for an alarm's snooze.
+        printer.begin("VALARM")
+        printer.write("UID", text: snoozeUID)
+        printer.write("ACTION", value: "DISPLAY")
+        printer.write("DESCRIPTION", text: task.title)
+        printer.write(
+          ICalProperty(
+            "TRIGGER", DateTimeValue.utc(until.utc).icalString,
+            parameters: [ICalParameter("VALUE", "DATE-TIME")]))
+        printer.write(
+          .text("RELATED-TO", task.reminderUID, parameters: [ICalParameter("RELTYPE", "SNOOZE")]))
+        printer.end("VALARM")
+      }
     }
     printer.end("VTODO")
   }

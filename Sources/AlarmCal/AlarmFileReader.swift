@@ -178,7 +178,7 @@ public struct AlarmFileReader: Sendable {
     var tasks: [ToDo] = []
     var seen: [String: Int] = [:]
     for (offset, entry) in records.enumerated() {
-      let content = JSONWriter(style: .compact).string(from: entry.record)
+      let content = TaskRecordDecoder.identityContent(entry.record)
       var decoder = TaskRecordDecoder(
         reader: self, index: offset + 1, record: entry.record, zone: zone,
         fallbackID: entry.key ?? AlarmIdentifier.derived(from: "task\u{0}\(content)\u{0}\(offset)"))

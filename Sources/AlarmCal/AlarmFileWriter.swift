@@ -46,7 +46,7 @@ public enum AlarmFileWriter {
   /// Writes the members of a task's object: `UUID`, `title`, `deadline` (as the record spelled
   /// it, else a local date-time or a date), `completed`, `notes` (when there are any),
   /// `remindMinutesBefore` (null for no reminder), `timeZone` (not for a date deadline, which is
-  /// floating), then the record's fields alarmcal does not know.
+  /// floating), its reminder's RFC 9074 state, then the record's fields alarmcal does not know.
   private static func write(_ task: ToDo, to bytes: inout [UInt8]) {
     bytes.append(literal: "\n      \"UUID\": ")
     JSONWriter.appendString(task.id, to: &bytes)
@@ -67,6 +67,7 @@ public enum AlarmFileWriter {
       bytes.append(literal: ",\n      \"timeZone\": ")
       JSONWriter.appendString(task.timeZone, to: &bytes)
     }
+    appendMembers(taskState(task), depth: 3, to: &bytes)
     appendMembers(task.extraFields, depth: 3, to: &bytes)
   }
 
@@ -198,6 +199,9 @@ public enum AlarmFileWriter {
     {
       keys.append("timeZone")
     }
+    // The reminder's state follows the record's members, where `snooze` and `dismiss` add it.
+    let state = taskState(task)
+    for member in state where !keys.contains(member.key) { keys.append(member.key) }
     var extras = task.extraFields
     var members: [JSONMember] = []
     var written = Set<String>()
@@ -215,11 +219,28 @@ public enum AlarmFileWriter {
       case "remindMinutesBefore":
         value = task.remindMinutesBefore.map { .number(String($0)) } ?? .null
       case "timeZone": value = .string(task.timeZone)
+      case "acknowledgedAt", "snoozedUntil", "snoozeUid":
+        guard let member = state.first(where: { $0.key == key }) else { continue }
+        value = member.value
       default: value = .string(task.id)
       }
       members.append(JSONMember(key, value))
     }
     return members + extras
+  }
+
+  /// A task's RFC 9074 state as record members: `acknowledgedAt`, `snoozedUntil` and
+  /// `snoozeUid`, each when it has one.
+  private static func taskState(_ task: ToDo) -> [JSONMember] {
+    var members: [JSONMember] = []
+    if let acknowledged = task.acknowledgedAt {
+      members.append(JSONMember("acknowledgedAt", .string(acknowledged.description)))
+    }
+    if let snoozed = task.snoozedUntil {
+      members.append(JSONMember("snoozedUntil", .string(snoozed.description)))
+      if let uid = task.snoozeUID { members.append(JSONMember("snoozeUid", .string(uid))) }
+    }
+    return members
   }
 
   /// Appends an app record's RFC 9074 state (`alarmUid`, `acknowledgedAt`, `snoozedUntil`,

@@ -188,23 +188,4 @@ import Testing
     #expect(result.stderr == convert.stderr)
     #expect(try text(list) == original)
   }
-
-  @Test("a task's reminder in a task list is refused with one line, the list untouched")
-  func taskReminder() throws {
-    let list = try copy(samplesFolder.appendingPathComponent("tasks.json").path)
-    let original = try text(list)
-    let rang = try #require(try upcoming(list, now: "2026-12-18T00:00:00Z", limit: 1).first)
-    let rangID = try #require(rang["id"] as? String)
-    let formatter = ISO8601DateFormatter()
-    let triggerText = try #require(rang["trigger"] as? String)
-    let trigger = try #require(formatter.date(from: triggerText))
-    let now = formatter.string(from: trigger.addingTimeInterval(10))
-    let result = try runBinary(["dismiss", list, "--id", rangID, "--now", now, "--tz", zone])
-    #expect(result.status == 1)
-    #expect(
-      result.stderr
-        == "alarmcal dismiss: error: \(list): firing \(rangID) is a task's reminder; a task record keeps no acknowledgedAt or snoozedUntil, so it cannot be snoozed or dismissed in the list\n"
-    )
-    #expect(try text(list) == original)
-  }
 }

@@ -170,7 +170,7 @@ import Testing
     #expect(result.losses.map(\.reason) == ["is cancelled (STATUS:CANCELLED)"])
   }
 
-  @Test("a task's acknowledgement that covers a reminder still to ring is reported")
+  @Test("a task's acknowledgement that covers a reminder still to ring is kept on the task")
   func acknowledgedReminder() throws {
     let result = try importing(
       todo(
@@ -182,10 +182,8 @@ import Testing
           ]
         ]))
     #expect(result.tasks.map(\.remindMinutesBefore) == [5])
-    #expect(
-      result.losses.map(\.reason) == [
-        "its reminder is acknowledged (ACKNOWLEDGED 2026-12-10T08:56:00Z) before it rings, and a task keeps no acknowledgement"
-      ])
+    #expect(result.tasks.map(\.acknowledgedAt) == [try instant("20261210T085600Z")])
+    #expect(result.losses.isEmpty)
   }
 
   @Test("Nextcloud: RRULE, PRIORITY and PERCENT-COMPLETE get a loss line each; the task stays")
@@ -283,7 +281,7 @@ import Testing
       ])
   }
 
-  @Test("a pending snooze of the reminder is reported: a task keeps no snooze")
+  @Test("a pending snooze of the reminder is kept on the task with its own UID")
   func snoozedReminder() throws {
     let result = try importing(
       todo(
@@ -301,10 +299,11 @@ import Testing
         ]))
     #expect(result.tasks.map(\.remindMinutesBefore) == [0])
     #expect(result.alarms.isEmpty)
-    #expect(
-      result.losses.map(\.description) == [
-        #"t.ics:4: task "R" (Snoozed): its reminder is snoozed until 2026-12-10T09:11:00Z, and a task keeps no snooze; the task is kept: the reminder rings at its own time"#
-      ])
+    let task = try #require(result.tasks.first)
+    #expect(task.acknowledgedAt == (try instant("20261210T090100Z")))
+    #expect(task.snoozedUntil == (try instant("20261210T091100Z")))
+    #expect(task.snoozeUID == "R-s")
+    #expect(result.losses.isEmpty)
   }
 
   /// Generated tasks: every deadline form, zone, reminder and state.

@@ -1,7 +1,7 @@
 import ICalendar
 
 /// Writes snoozes and dismissals into an alarm list (JSON), as ``FiringResponder`` does into
-/// iCalendar: only the record of the alarm that rang changes, in its `acknowledgedAt` and
+/// iCalendar: only the record of the alarm or task that rang changes, in its `acknowledgedAt` and
 /// `snoozedUntil` members, and every other byte of the list stays as it was.
 ///
 /// A firing is found by the id `upcoming` prints for the list: that of the calendar `convert`
@@ -32,17 +32,22 @@ public enum ListResponder {
       throw ResponseError(message: "\(file): the snooze must end after \(now), not at \(until)")
     }
     let outline = JSONOutline(bytes: bytes)
-    guard firing.component == "VEVENT",
-      let index = list.alarms.firstIndex(where: { $0.id == firing.uid }),
-      let record = alarmRecords(outline)?[safe: index]
-    else {
-      throw ResponseError(
-        message:
-          "\(file): firing \(id) is a task's reminder; a task record keeps no acknowledgedAt or snoozedUntil, so it cannot be snoozed or dismissed in the list"
-      )
+    let found: (record: Range<Int>, acknowledgedAt: Instant?)?
+    if firing.component == "VTODO" {
+      found = list.tasks.firstIndex { $0.id == firing.uid }.flatMap { index in
+        taskRecords(outline)?[safe: index].map { ($0, list.tasks[index].acknowledgedAt) }
+      }
+    } else {
+      found = list.alarms.firstIndex { $0.id == firing.uid }.flatMap { index in
+        alarmRecords(outline)?[safe: index].map { ($0, list.alarms[index].acknowledgedAt) }
+      }
+    }
+    guard let found else {
+      throw ResponseError(message: "\(file): no record in the list rings firing \(id)")
     }
     let edited = edit(
-      record, in: outline, alarm: list.alarms[index], response: response, now: now)
+      found.record, in: outline, acknowledgedAt: found.acknowledgedAt, response: response,
+      now: now)
     var snooze: Firing?
     if case .snooze(let until) = response, let after = try? read(edited, file: file, zone: zone) {
       let calendar = try exported(after, file: file, now: now)
@@ -131,15 +136,41 @@ public enum ListResponder {
     }
   }
 
-  /// The list with the response written into the record at `range`.
+  /// Where each task record is, in the order ``AlarmFileReader`` reads them: the records of a
+  /// bare array that are tasks, the `tasks` array, or the values of a dictionary of tasks.
+  private static func taskRecords(_ outline: JSONOutline) -> [Range<Int>]? {
+    let root = outline.root
+    guard
+      let parsed = try? JSONParser(maximumElements: AlarmFileReader.maximumAlarms).parse(
+        outline.bytes)
+    else { return nil }
+    switch parsed {
+    case .array(let items):
+      let ranges = outline.elements(ofArrayAt: root)
+      guard ranges.count == items.count else { return nil }
+      return zip(ranges, items).filter { TaskRecordDecoder.isTask($0.1) }.map(\.0)
+    case .object:
+      let members = outline.members(ofObjectAt: root)
+      guard parsed["alarms"] == nil, parsed["tasks"] == nil else {
+        guard let tasks = members.first(where: { $0.key == "tasks" }) else { return [] }
+        return outline.elements(ofArrayAt: tasks.valueRange.lowerBound)
+      }
+      return members.map(\.valueRange)
+    default:
+      return nil
+    }
+  }
+
+  /// The list with the response written into the record at `range`, whose acknowledgement
+  /// is `acknowledgedAt`.
   private static func edit(
-    _ range: Range<Int>, in outline: JSONOutline, alarm: Alarm, response: AlarmResponse,
-    now: Instant
+    _ range: Range<Int>, in outline: JSONOutline, acknowledgedAt: Instant?,
+    response: AlarmResponse, now: Instant
   ) -> [UInt8] {
     let members = outline.members(ofObjectAt: range.lowerBound)
     var set: [(key: String, value: String)] = []
     // RFC 9074 §6.1 never moves an acknowledgement back.
-    if (alarm.acknowledgedAt.map { $0 < now }) ?? true {
+    if (acknowledgedAt.map { $0 < now }) ?? true {
       set.append(("acknowledgedAt", "\"\(now)\""))
     }
     var removed: Set<String> = ["snoozeUid"]

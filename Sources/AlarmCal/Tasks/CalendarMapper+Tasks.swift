@@ -46,11 +46,14 @@ extension CalendarMapper {
     reportWhatATaskCannotHold(item, deadline: deadline)
     let title = item.propertyValue(uppercased: "SUMMARY").map(TextEscaping.unescape) ?? ""
     let done = item.isCompletedTask
-    let reminder = mapReminders(
+    let reminding = mapReminders(
       item, valarms: valarms, id: id, title: title, deadline: deadline, done: done)
+    let reminder = reminding?.minutes
     if let reminder, !done {
       let ring = deadline.instant.adding(seconds: -Int64(reminder) * 60)
-      if ring < importer.now {
+      // A ring that was acknowledged (dismissed or snoozed) has been answered.
+      if ring < importer.now, !AlarmComponent.covers(reminding?.alarm.acknowledgedAt, ringAt: ring)
+      {
         warn(
           item,
           "its reminder, \(TaskDeadline.text(deadline.zone.local(at: ring), deadline.zone)), is before now (\(importer.now); --now sets another moment), so it will not ring"
@@ -62,8 +65,21 @@ extension CalendarMapper {
       notes: item.propertyValue(uppercased: "DESCRIPTION").map(TextEscaping.unescape),
       remindMinutesBefore: reminder, timeZone: deadline.zone.identifier)
     readRecordCarriers(item, into: &task)
+    if let alarm = reminding?.alarm { keepState(of: alarm, in: &task) }
     tasks.append(task)
     return true
+  }
+
+  /// Gives `task` the RFC 9074 state of its reminder, `alarm`: its acknowledgement and its
+  /// pending snooze, whose UID is kept where the task's export would not derive the same one.
+  private func keepState(of alarm: Alarm, in task: inout ToDo) {
+    task.acknowledgedAt = alarm.acknowledgedAt
+    task.snoozedUntil = alarm.snoozedUntil
+    if let until = alarm.snoozedUntil {
+      let uid =
+        alarm.snoozeUID ?? AlarmIdentifier.snoozeUID(ofAlarm: alarm.exportedAlarmUID, until: until)
+      if uid != task.exportedSnoozeUID { task.snoozeUID = uid }
+    }
   }
 
   /// Restores what an export carried of the app's record: the deadline's spelling (kept while
@@ -111,15 +127,15 @@ extension CalendarMapper {
   }
 
   /// Turns the task's alarms into its reminder (the first that fits) and one-shot alarms (the
-  /// rest, switched off when the task is `done`); the reminder's minutes before the deadline,
-  /// or nil.
+  /// rest, switched off when the task is `done`); the reminder's minutes before the deadline
+  /// and the alarm it was read as (with its RFC 9074 state), or nil.
   private mutating func mapReminders(
     _ item: ICalComponent, valarms: [ICalComponent], id: String, title: String,
     deadline: TaskDeadline, done: Bool
-  ) -> Int? {
+  ) -> (minutes: Int, alarm: Alarm)? {
     guard !valarms.isEmpty, let anchor = alarmAnchor(item, deadline: deadline) else { return nil }
     let state = AlarmState(item, placer: placer)
-    var reminder: Int?
+    var reminder: (minutes: Int, alarm: Alarm)?
     var position = 0
     for valarm in valarms where AlarmComponent.snoozeOf(valarm) == nil {
       position += 1
@@ -141,19 +157,7 @@ extension CalendarMapper {
         alarms.append(alarm)
         continue
       case .fits(let minutes):
-        reminder = minutes
-      }
-      if let until = alarm.snoozedUntil {
-        lose(
-          item, "its reminder is snoozed until \(until), and a task keeps no snooze",
-          .taskKept("the reminder rings at its own time"))
-      } else if let acknowledged = alarm.acknowledgedAt,
-        AlarmComponent.covers(acknowledged, ringAt: ring), ring >= importer.now
-      {
-        lose(
-          item,
-          "its reminder is acknowledged (ACKNOWLEDGED \(acknowledged)) before it rings, and a task keeps no acknowledgement",
-          .taskKept("the reminder rings at \(ring)"))
+        reminder = (minutes, alarm)
       }
     }
     reportSnoozesOfNoAlarm(item, state: state, valarms: valarms)

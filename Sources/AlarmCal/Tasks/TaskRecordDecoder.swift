@@ -1,7 +1,8 @@
 import ICalendar
 
 /// Decodes one task record as a to-do app stores it (`title`, `deadline`, `UUID`, and
-/// optionally `completed`, `notes`, `remindMinutesBefore`, `timeZone`), collecting a problem
+/// optionally `completed`, `notes`, `remindMinutesBefore`, `timeZone`, and the reminder's RFC
+/// 9074 state `acknowledgedAt`, `snoozedUntil`, `snoozeUid`), collecting a problem
 /// per bad field. The record's key order, its spelling of the deadline and the fields alarmcal
 /// does not know are kept on the task, so that it is written back as it came.
 struct TaskRecordDecoder {
@@ -16,10 +17,20 @@ struct TaskRecordDecoder {
   var problems: [AlarmFileProblem] = []
 
   /// The record keys a task has; `id` and `uuid` are other names of `UUID`.
-  static let keys: Set<String> = [
+  static let keys = Set([
     "title", "deadline", "UUID", "id", "uuid", "completed", "notes", "remindMinutesBefore",
     "timeZone",
-  ]
+  ]).union(stateKeys)
+
+  /// The keys of the reminder's RFC 9074 state, which `snooze` and `dismiss` write.
+  static let stateKeys: Set<String> = ["acknowledgedAt", "snoozedUntil", "snoozeUid"]
+
+  /// What a record without an id is identified by: its members but its state, so that a
+  /// snooze or dismissal written into it leaves its derived id as it was.
+  static func identityContent(_ record: JSONValue) -> String {
+    let members = record.objectValue?.filter { !stateKeys.contains($0.key) }
+    return JSONWriter(style: .compact).string(from: members.map(JSONValue.object) ?? record)
+  }
 
   /// Whether a record is a task's: it has a title and a deadline.
   static func isTask(_ record: JSONValue) -> Bool {
@@ -46,6 +57,9 @@ struct TaskRecordDecoder {
     let completed = flag("completed") ?? false
     let notes = text("notes", required: false)
     let remind = minutesBefore()
+    let acknowledgedAt = instant("acknowledgedAt")
+    let snoozedUntil = instant("snoozedUntil")
+    let snoozeUID = record["snoozeUid"] == nil ? nil : text("snoozeUid", required: false)
     guard problems.count == before, let deadline else { return nil }
     var task = ToDo(
       id: id, title: AlarmTextFormats.normalizedLabel(title), deadline: deadline,
@@ -54,6 +68,12 @@ struct TaskRecordDecoder {
     // The record goes back with the keys it came with: those alarmcal knows and the app's own.
     task.recordKeys = members.map(\.key)
     task.extraFields = members.filter { !Self.keys.contains($0.key) }
+    task.acknowledgedAt = acknowledgedAt
+    task.snoozedUntil = snoozedUntil
+    // A derived UID is not kept: the export derives it again.
+    if snoozedUntil != nil, let snoozeUID, snoozeUID != task.exportedSnoozeUID {
+      task.snoozeUID = snoozeUID
+    }
     return task
   }
 
@@ -81,6 +101,18 @@ struct TaskRecordDecoder {
       return nil
     }
     return text
+  }
+
+  /// `acknowledgedAt` or `snoozedUntil`: a date-time with `Z` or an offset; null is none.
+  private mutating func instant(_ key: String) -> Instant? {
+    guard let text = text(key, required: false) else { return nil }
+    guard let instant = AlarmTextFormats.instant(text) else {
+      fail(
+        "\(key) \(quoted(text)) must be a date-time with Z or an offset, such as 2026-12-02T06:39:00Z"
+      )
+      return nil
+    }
+    return instant
   }
 
   private mutating func flag(_ key: String) -> Bool? {

@@ -35,6 +35,14 @@ public struct ToDo: Equatable, Sendable {
   public var recordKeys: [String] = []
   /// The record's members that alarmcal does not know, as they came.
   public var extraFields: [JSONMember] = []
+  /// When its reminder was last dismissed or snoozed (RFC 9074 ACKNOWLEDGED): rings up to
+  /// then are done.
+  public var acknowledgedAt: Instant?
+  /// When a pending snooze of its reminder rings again (an RFC 9074 snooze alarm).
+  public var snoozedUntil: Instant?
+  /// The RFC 9074 UID of the pending snooze's VALARM when a client gave it one other than the
+  /// one derived from ``reminderUID`` and ``snoozedUntil``; nil otherwise.
+  public var snoozeUID: String?
 
   /// Creates a task; a reminder rings at the deadline unless told otherwise.
   public init(
@@ -57,7 +65,16 @@ public struct ToDo: Equatable, Sendable {
     lhs.id == rhs.id && lhs.title == rhs.title && lhs.deadline == rhs.deadline
       && lhs.completed == rhs.completed && lhs.notes == rhs.notes
       && lhs.remindMinutesBefore == rhs.remindMinutesBefore && lhs.timeZone == rhs.timeZone
-      && lhs.extraFields == rhs.extraFields
+      && lhs.extraFields == rhs.extraFields && lhs.acknowledgedAt == rhs.acknowledgedAt
+      && lhs.snoozedUntil == rhs.snoozedUntil && lhs.snoozeUID == rhs.snoozeUID
+  }
+
+  /// The UID its reminder's VALARM is exported with.
+  public var reminderUID: String { AlarmIdentifier.alarmUID(forAlarm: id) }
+
+  /// The UID its pending snooze's VALARM is exported with, if it has one.
+  public var exportedSnoozeUID: String? {
+    snoozedUntil.map { snoozeUID ?? AlarmIdentifier.snoozeUID(ofAlarm: reminderUID, until: $0) }
   }
 
   /// How early a reminder may ring: up to four weeks before its deadline, or up to a day after

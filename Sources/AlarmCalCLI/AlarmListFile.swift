@@ -119,7 +119,7 @@ struct AlarmListFile {
     "id", "uuid", "identifier", "creatTime", "time", "alarmTime", "at", "repeat", "weekdays",
     "repeatWeekdays", "repeatDays", "label", "name", "sound", "snooze", "snoozeEnabled",
     "snoozeMinutes", "enabled", "isEnabled", "timeZone", "alarmUid", "acknowledgedAt",
-    "snoozedUntil",
+    "snoozedUntil", "snoozeUid",
   ]
 
   /// The keys of the iOS app record.

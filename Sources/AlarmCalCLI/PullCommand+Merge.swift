@@ -268,7 +268,7 @@ extension PullCommand {
           ICalComponent(
             "VCALENDAR",
             properties: [
-              ICalProperty("VERSION", "2.0"), ICalProperty("PRODID", "-//alarmcal//EN"),
+              ICalProperty("VERSION", "2.0"), ICalProperty("PRODID", ProductIdentifier.alarmcal),
             ])
         ]
       }

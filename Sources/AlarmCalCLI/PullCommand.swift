@@ -183,7 +183,9 @@ enum PullCommand {
       joined = [
         ICalComponent(
           "VCALENDAR",
-          properties: [ICalProperty("VERSION", "2.0"), ICalProperty("PRODID", "-//alarmcal//EN")])
+          properties: [
+            ICalProperty("VERSION", "2.0"), ICalProperty("PRODID", ProductIdentifier.alarmcal),
+          ])
       ]
     }
     var printer = ICalendarPrinter()

@@ -108,7 +108,7 @@ public enum CalendarResources {
         header.insert(ICalProperty("VERSION", "2.0"), at: 0)
       }
       if !header.contains(where: { $0.name == "PRODID" }) {
-        header.append(ICalProperty("PRODID", "-//alarmcal//EN"))
+        header.append(ICalProperty("PRODID", ProductIdentifier.alarmcal))
       }
       headers.append(header)
       for child in calendar.components {
@@ -199,7 +199,9 @@ public enum CalendarResources {
     }
 
     var calendar: ICalComponent {
-      var properties = [ICalProperty("VERSION", "2.0"), ICalProperty("PRODID", "-//alarmcal//EN")]
+      var properties = [
+        ICalProperty("VERSION", "2.0"), ICalProperty("PRODID", ProductIdentifier.alarmcal),
+      ]
       if !zone.isEmpty { properties.append(ICalProperty("X-WR-TIMEZONE", zone)) }
       return ICalComponent("VCALENDAR", properties: properties, components: zones + members)
     }

@@ -4,10 +4,11 @@
 /// The output is byte for byte what alarmcal printed through libical 3.0.16 for the trees it
 /// writes. Names, parameters and values are written as they are held (values stay escaped as
 /// written); a `VALUE` parameter comes first, in upper case, and is left out when it names the
-/// property's default type; a parameter value is quoted when it is empty or holds `;`, `:` or
-/// `,`; libical's `X-LIC-ERROR` notes are not written. libical also re-read each value by its
-/// type and wrote it back in its own form (`\N` as `\n`, RRULE parts in its order, `P0D` as
-/// `PT0S`); the values alarmcal builds are already in that form.
+/// property's default type (``PropertyValueType``; libical refused `VALUE=TEXT` on the TEXT
+/// properties it held as enumerations, such as STATUS); a parameter value is quoted when it is
+/// empty or holds `;`, `:` or `,`; libical's `X-LIC-ERROR` notes are not written. libical also
+/// re-read each value by its type and wrote it back in its own form (`\N` as `\n`, RRULE parts
+/// in its order, `P0D` as `PT0S`); the values alarmcal builds are already in that form.
 ///
 /// Print a whole tree with ``print(_:)``, or write a calendar a piece at a time, so that no tree
 /// of it is held: `begin` and `end` a component, `write` a whole component or a property, or a
@@ -70,7 +71,8 @@ public struct ICalendarPrinter: Sendable {
     if property.name == "X-LIC-ERROR" { return }
     writer.append(property.name)
     if let type = property.parameter(uppercased: "VALUE"),
-      case let type = type.asciiUppercased, type != Self.defaultValueTypes[property.name]
+      case let type = type.asciiUppercased,
+      type != PropertyValueType.byName[property.name]?.type.rawValue
     {
       writer.append(";VALUE=")
       writer.append(type)
@@ -152,19 +154,4 @@ public struct ICalendarPrinter: Sendable {
         $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ",")
       }
   }
-
-  /// The value type of each RFC 5545 property whose `VALUE` parameter libical leaves out when it
-  /// names this type (`ATTACH;VALUE=URI` is written `ATTACH`).
-  private static let defaultValueTypes: [String: String] = [
-    "ATTACH": "URI", "ATTENDEE": "CAL-ADDRESS", "CALSCALE": "TEXT", "CATEGORIES": "TEXT",
-    "COMMENT": "TEXT", "COMPLETED": "DATE-TIME", "CONTACT": "TEXT", "CREATED": "DATE-TIME",
-    "DESCRIPTION": "TEXT", "DTEND": "DATE-TIME", "DTSTAMP": "DATE-TIME", "DTSTART": "DATE-TIME",
-    "DUE": "DATE-TIME", "DURATION": "DURATION", "EXDATE": "DATE-TIME",
-    "LAST-MODIFIED": "DATE-TIME", "LOCATION": "TEXT", "ORGANIZER": "CAL-ADDRESS",
-    "PRIORITY": "INTEGER", "PRODID": "TEXT", "RDATE": "DATE-TIME",
-    "RECURRENCE-ID": "DATE-TIME", "RELATED-TO": "TEXT", "REPEAT": "INTEGER",
-    "RESOURCES": "TEXT", "RRULE": "RECUR", "SEQUENCE": "INTEGER", "SUMMARY": "TEXT",
-    "TRIGGER": "DURATION", "TZID": "TEXT", "TZNAME": "TEXT", "TZOFFSETFROM": "UTC-OFFSET",
-    "TZOFFSETTO": "UTC-OFFSET", "TZURL": "URI", "UID": "TEXT", "URL": "URI", "VERSION": "TEXT",
-  ]
 }

@@ -18,7 +18,8 @@ struct CalDAVEmptyCalendarTests {
     #expect(pull.stdout == "pulled: 0 resources (full read)\n")
     #expect(
       try String(contentsOfFile: target, encoding: .utf8)
-        == "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//alarmcal//EN\r\nEND:VCALENDAR\r\n")
+        == "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//alarmcal//alarmcal 0.1//EN\r\nEND:VCALENDAR\r\n"
+    )
     let upcoming = try CalDAVEndToEndTests.run(
       ["upcoming", "--url", url] + CalDAVEndToEndTests.window, server)
     #expect(upcoming.status == 0, "\(upcoming.stderr)")

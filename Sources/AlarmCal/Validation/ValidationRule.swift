@@ -70,6 +70,9 @@ public struct ValidationRule: Equatable, Sendable {
   public static let periodValue = rule("value.period", .error, "§3.3.9")
   /// A TEXT escape other than \\, \;, \, and \n.
   public static let unknownEscape = rule("value.unknown-escape", .warning, "§3.3.11")
+  /// A `,` or `;` not escaped in a TEXT value where it separates nothing (a `,` between
+  /// CATEGORIES is a separator); readers cut the value at it.
+  public static let unescapedText = rule("value.unescaped-text", .warning, "§3.3.11")
   /// A component inside a parent that may not hold it (a VALARM in a VJOURNAL, ...).
   public static let misplacedComponent = rule("structure.misplaced-component", .error, "§3.6")
   /// An RRULE that can never produce an instance after DTSTART.
@@ -118,7 +121,8 @@ public struct ValidationRule: Equatable, Sendable {
     outsideComponent, notCalendar, missingProperty, duplicateProperty, exclusiveProperties,
     endBeforeStart, repeatDuration, triggerAnchor, dateTimeValue, notUTC, durationValue,
     utcOffsetValue,
-    integerValue, recurrenceRule, periodValue, unknownEscape, misplacedComponent, ruleNeverMatches,
+    integerValue, recurrenceRule, periodValue, unknownEscape, unescapedText, misplacedComponent,
+    ruleNeverMatches,
     duplicateUID, acknowledgedNotUTC,
     orphanOverride, emptySeries, alarmNeverRings, unknownToLibical, importIgnoresAlarms,
     audioAttachment,

@@ -4,6 +4,8 @@ import ICalendar
 struct PropertyTraits {
   /// Whether libical 3 keeps the property (readers built on it drop the others).
   let knownToLibical: Bool
+  /// The standard's value type of the property; nil for X- and other unknown names.
+  let valueType: PropertyValueType?
   let isText: Bool
   let isDateTime: Bool
   /// The allowed range of an INTEGER property.
@@ -11,24 +13,15 @@ struct PropertyTraits {
 
   init(_ name: String) {
     knownToLibical = name.isEmpty || LibicalVocabulary.knowsProperty(name)
-    isText = ValidationRun.textProperties.contains(name)
-    isDateTime = ValidationRun.dateTimeProperties.contains(name)
+    valueType = PropertyValueType.byName[name]
+    isText = valueType?.type == .text
+    isDateTime = valueType?.type == .dateTime
     integerRange = ValidationRun.integerProperties[name]
   }
 }
 
 /// Value rules: DATE, DATE-TIME, DURATION, UTC-OFFSET, INTEGER and RECUR syntax, RFC 5545 §3.3.
 extension ValidationRun {
-  /// Properties whose value is a DATE-TIME (or a DATE with `VALUE=DATE`).
-  static let dateTimeProperties: Set<String> = [
-    "DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "EXDATE", "RDATE", "DTSTAMP", "CREATED",
-    "LAST-MODIFIED", "COMPLETED",
-  ]
-  /// Properties whose value is TEXT (RFC 5545 §3.3.11 escapes apply).
-  static let textProperties: Set<String> = [
-    "SUMMARY", "DESCRIPTION", "LOCATION", "COMMENT", "CATEGORIES", "CONTACT", "RESOURCES",
-    "TZNAME",
-  ]
   /// DATE-TIME properties that must be written in UTC.
   static let utcProperties: Set<String> = ["DTSTAMP", "CREATED", "LAST-MODIFIED", "COMPLETED"]
   /// Where the standard asks for UTC, per property.
@@ -37,8 +30,6 @@ extension ValidationRun {
     "LAST-MODIFIED": "RFC 5545 §3.8.7.3", "COMPLETED": "RFC 5545 §3.8.2.1",
     "TRIGGER": "RFC 5545 §3.8.6.3",
   ]
-  /// DATE-TIME properties whose value may be a comma-separated list.
-  static let listProperties: Set<String> = ["EXDATE", "RDATE"]
   /// INTEGER properties and their allowed range.
   static let integerProperties: [String: ClosedRange<Int>] = [
     "REPEAT": 0...Int.max, "SEQUENCE": 0...Int.max, "PRIORITY": 0...9,
@@ -55,7 +46,7 @@ extension ValidationRun {
           .unknownToLibical, at: self.name(line),
           "\(name) is not a property libical 3 knows; readers built on it drop it")
       }
-      if traits.isText { checkEscapes(line) }
+      if let type = traits.valueType, traits.isText { checkEscapes(line, type) }
       if traits.isDateTime {
         checkDateTimes(line)
       } else if let range = traits.integerRange {
@@ -134,7 +125,7 @@ extension ValidationRun {
     let mustBeUTC = utcOnly || Self.utcProperties.contains(name)
     var offset = 0
     let items =
-      Self.listProperties.contains(name)
+      PropertyValueType.byName[name]?.isList == true
       ? line.value.split(separator: ",", omittingEmptySubsequences: false) : [line.value[...]]
     for item in items {
       defer { offset += item.utf8.count + 1 }
@@ -180,9 +171,13 @@ extension ValidationRun {
     }
   }
 
-  /// TEXT escapes, RFC 5545 §3.3.11: only `\\`, `\;`, `\,`, `\n` and `\N`.
-  mutating func checkEscapes(_ line: ICalProperty) {
+  /// TEXT escapes, RFC 5545 §3.3.11: only `\\`, `\;`, `\,`, `\n` and `\N`; and `,` and `;`
+  /// escaped where they do not separate the values of a list or the parts of a structured
+  /// value (the first unescaped one is reported: readers cut the value there).
+  mutating func checkEscapes(_ line: ICalProperty, _ type: PropertyValueType) {
+    if let kind = line.parameter(uppercased: "VALUE"), kind.asciiUppercased != "TEXT" { return }
     var previousWasBackslash = false
+    var reportedUnescaped = false
     var offset = 0
     for byte in line.value.utf8 {
       defer { offset += 1 }
@@ -200,6 +195,16 @@ extension ValidationRun {
         }
       } else if byte == UInt8(ascii: "\\") {
         previousWasBackslash = true
+      } else if !reportedUnescaped,
+        (byte == UInt8(ascii: ",") && !type.isList)
+          || (byte == UInt8(ascii: ";") && !type.isStructured)
+      {
+        reportedUnescaped = true
+        let character = Character(Unicode.Scalar(byte))
+        report(
+          .unescapedText, at: position(line, valueOffset: offset),
+          "\(line.name) has an unescaped \"\(character)\"; TEXT writes it \"\\\(character)\" "
+            + "(readers may end the value there)")
       }
     }
   }

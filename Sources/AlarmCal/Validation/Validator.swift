@@ -40,7 +40,7 @@ public enum Validator {
       let zone = component.propertyValue(uppercased: "X-WR-TIMEZONE") ?? ""
       let definitions = CalendarsApart.definitions(in: component)
       let keptApart =
-        component.propertyValue(uppercased: "PRODID")?.hasPrefix("-//alarmcal//") == true
+        component.propertyValue(uppercased: "PRODID").map(ProductIdentifier.isAlarmcal) == true
         && !earlier.contains {
           CalendarsApart.canJoin(zone, definitions, with: $0.zone, $0.definitions)
         }

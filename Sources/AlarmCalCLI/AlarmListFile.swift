@@ -40,44 +40,17 @@ struct AlarmListFile {
     case .success(let read): list = read
     case .failure(let failure): return .failure(Failure(lines: failure.problems.map { "\($0)" }))
     }
-    guard let found = alarmArray(in: bytes) else {
+    guard let found = ListRecords(bytes) else {
       return .failure(Failure(lines: ["\(file): not a list of records this pull can edit"]))
     }
-    var records: [Range<Int>] = []
-    if found.isBare {
-      // A bare array holds tasks among the alarms: an element is an alarm's record when it
-      // reads as one alarm on its own.
-      for range in found.elements {
-        let alone = [UInt8(ascii: "[")] + bytes[range] + [UInt8(ascii: "]")]
-        if case .success(let one) = reader.readList(alone), one.alarms.count == 1 {
-          records.append(range)
-        }
-      }
-    } else {
-      records = found.elements
-    }
+    let records = found.alarms
     guard records.count == list.alarms.count else {
       return .failure(Failure(lines: ["\(file): not a list of records this pull can edit"]))
     }
     return .success(
       AlarmListFile(
         bytes: bytes, alarms: list.alarms, tasks: list.tasks, records: records,
-        elements: found.elements, zone: zone))
-  }
-
-  /// Where the elements of the array that holds a list's alarms lie: the root array (a bare
-  /// list), or the root object's `"alarms"` array; nil for other JSON.
-  private static func alarmArray(in bytes: [UInt8]) -> (elements: [Range<Int>], isBare: Bool)? {
-    let outline = JSONOutline(bytes: bytes)
-    let root = outline.root
-    guard root < bytes.count else { return nil }
-    if bytes[root] == UInt8(ascii: "[") { return (outline.elements(ofArrayAt: root), true) }
-    guard bytes[root] == UInt8(ascii: "{") else { return nil }
-    guard let alarms = outline.members(ofObjectAt: root).first(where: { $0.key == "alarms" })
-    else { return ([], false) }
-    let start = alarms.valueRange.lowerBound
-    guard bytes[start] == UInt8(ascii: "[") else { return nil }
-    return (outline.elements(ofArrayAt: start), false)
+        elements: found.alarmArray, zone: zone))
   }
 
   /// The file's bytes with `edits` (by alarm index) made: the separators and every record not

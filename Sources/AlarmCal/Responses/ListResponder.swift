@@ -32,14 +32,15 @@ public enum ListResponder {
       throw ResponseError(message: "\(file): the snooze must end after \(now), not at \(until)")
     }
     let outline = JSONOutline(bytes: bytes)
+    let records = ListRecords(bytes)
     let found: (record: Range<Int>, acknowledgedAt: Instant?)?
     if firing.component == "VTODO" {
       found = list.tasks.firstIndex { $0.id == firing.uid }.flatMap { index in
-        taskRecords(outline)?[safe: index].map { ($0, list.tasks[index].acknowledgedAt) }
+        records?.tasks[safe: index].map { ($0, list.tasks[index].acknowledgedAt) }
       }
     } else {
       found = list.alarms.firstIndex { $0.id == firing.uid }.flatMap { index in
-        alarmRecords(outline)?[safe: index].map { ($0, list.alarms[index].acknowledgedAt) }
+        records?.alarms[safe: index].map { ($0, list.alarms[index].acknowledgedAt) }
       }
     }
     guard let found else {
@@ -113,52 +114,6 @@ public enum ListResponder {
     let calendar = try exported(list, file: file, now: dayBefore)
     let found = try FiringResponder.search(id: id, in: calendar, file: file, now: now, zone: zone)
     return found.trigger <= now ? found : nil
-  }
-
-  /// Where each alarm record is, in the order ``AlarmFileReader`` reads them.
-  private static func alarmRecords(_ outline: JSONOutline) -> [Range<Int>]? {
-    let root = outline.root
-    guard
-      let parsed = try? JSONParser(maximumElements: AlarmFileReader.maximumAlarms).parse(
-        outline.bytes)
-    else { return nil }
-    switch parsed {
-    case .array(let items):
-      let ranges = outline.elements(ofArrayAt: root)
-      guard ranges.count == items.count else { return nil }
-      return zip(ranges, items).filter { !TaskRecordDecoder.isTask($0.1) }.map(\.0)
-    case .object:
-      guard let alarms = outline.members(ofObjectAt: root).first(where: { $0.key == "alarms" })
-      else { return [] }
-      return outline.elements(ofArrayAt: alarms.valueRange.lowerBound)
-    default:
-      return nil
-    }
-  }
-
-  /// Where each task record is, in the order ``AlarmFileReader`` reads them: the records of a
-  /// bare array that are tasks, the `tasks` array, or the values of a dictionary of tasks.
-  private static func taskRecords(_ outline: JSONOutline) -> [Range<Int>]? {
-    let root = outline.root
-    guard
-      let parsed = try? JSONParser(maximumElements: AlarmFileReader.maximumAlarms).parse(
-        outline.bytes)
-    else { return nil }
-    switch parsed {
-    case .array(let items):
-      let ranges = outline.elements(ofArrayAt: root)
-      guard ranges.count == items.count else { return nil }
-      return zip(ranges, items).filter { TaskRecordDecoder.isTask($0.1) }.map(\.0)
-    case .object:
-      let members = outline.members(ofObjectAt: root)
-      guard parsed["alarms"] == nil, parsed["tasks"] == nil else {
-        guard let tasks = members.first(where: { $0.key == "tasks" }) else { return [] }
-        return outline.elements(ofArrayAt: tasks.valueRange.lowerBound)
-      }
-      return members.map(\.valueRange)
-    default:
-      return nil
-    }
   }
 
   /// The list with the response written into the record at `range`, whose acknowledgement

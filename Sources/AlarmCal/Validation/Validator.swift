@@ -32,8 +32,8 @@ public enum Validator {
         run.report(
           .notCalendar, at: run.begin(component),
           "\(component.name) at the top level; only VCALENDAR components may be there")
-        // Its content is still checked, so one misplaced BEGIN does not hide the rest.
-        run.checkValues(component)
+        // Its content is still checked (values too), so one misplaced BEGIN does not hide the
+        // rest.
         run.check(component, hasMethod: true)
         continue
       }

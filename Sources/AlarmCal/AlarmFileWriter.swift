@@ -129,7 +129,7 @@ public enum AlarmFileWriter {
       bytes.append(literal: ",\n    \"creatTime\": ")
       JSONWriter.appendString(alarm.id, to: &bytes)
       appendExtraFields(alarm, depth: 2, to: &bytes)
-      appendState(alarm, to: &bytes)
+      appendState(alarm, indent: "    ", to: &bytes)
       bytes.append(literal: offset == alarms.count - 1 ? "\n  }\n" : "\n  },\n")
     }
     bytes.append(literal: "]\n")
@@ -243,25 +243,19 @@ public enum AlarmFileWriter {
     return members
   }
 
-  /// Appends an app record's RFC 9074 state (`alarmUid`, `acknowledgedAt`, `snoozedUntil`,
-  /// `snoozeUid`) after its last member, where `snooze` and `dismiss` add it: members the app's
-  /// decoder passes over, and alarmcal reads back.
-  private static func appendState(_ alarm: Alarm, to bytes: inout [UInt8]) {
-    if let uid = alarm.alarmUID {
-      bytes.append(literal: ",\n    \"alarmUid\": ")
-      JSONWriter.appendString(uid, to: &bytes)
-    }
-    if let acknowledged = alarm.acknowledgedAt {
-      bytes.append(literal: ",\n    \"acknowledgedAt\": ")
-      JSONWriter.appendString(acknowledged.description, to: &bytes)
-    }
-    if let snoozed = alarm.snoozedUntil {
-      bytes.append(literal: ",\n    \"snoozedUntil\": ")
-      JSONWriter.appendString(snoozed.description, to: &bytes)
-      if let uid = alarm.snoozeUID {
-        bytes.append(literal: ",\n    \"snoozeUid\": ")
-        JSONWriter.appendString(uid, to: &bytes)
-      }
+  /// Appends a record's RFC 9074 state (`alarmUid`, `acknowledgedAt`, `snoozedUntil`,
+  /// `snoozeUid`) after its last member, each on a line of its own indented by `indent`: in the
+  /// app's shape where `snooze` and `dismiss` add it (members the app's decoder passes over,
+  /// and alarmcal reads back), in alarmcal's after `timeZone`.
+  private static func appendState(_ alarm: Alarm, indent: String, to bytes: inout [UInt8]) {
+    let members: [(String, String?)] = [
+      ("alarmUid", alarm.alarmUID), ("acknowledgedAt", alarm.acknowledgedAt?.description),
+      ("snoozedUntil", alarm.snoozedUntil?.description),
+      ("snoozeUid", alarm.snoozedUntil == nil ? nil : alarm.snoozeUID),
+    ]
+    for case (let key, let value?) in members {
+      bytes += Array(",\n\(indent)\"\(key)\": ".utf8)
+      JSONWriter.appendString(value, to: &bytes)
     }
   }
 
@@ -322,22 +316,7 @@ public enum AlarmFileWriter {
       literal: alarm.enabled ? ",\n      \"enabled\": true" : ",\n      \"enabled\": false")
     bytes.append(literal: ",\n      \"timeZone\": ")
     JSONWriter.appendString(alarm.timeZone, to: &bytes)
-    if let uid = alarm.alarmUID {
-      bytes.append(literal: ",\n      \"alarmUid\": ")
-      JSONWriter.appendString(uid, to: &bytes)
-    }
-    if let acknowledged = alarm.acknowledgedAt {
-      bytes.append(literal: ",\n      \"acknowledgedAt\": ")
-      JSONWriter.appendString(acknowledged.description, to: &bytes)
-    }
-    if let snoozed = alarm.snoozedUntil {
-      bytes.append(literal: ",\n      \"snoozedUntil\": ")
-      JSONWriter.appendString(snoozed.description, to: &bytes)
-      if let uid = alarm.snoozeUID {
-        bytes.append(literal: ",\n      \"snoozeUid\": ")
-        JSONWriter.appendString(uid, to: &bytes)
-      }
-    }
+    appendState(alarm, indent: "      ", to: &bytes)
     appendExtraFields(alarm, depth: 3, to: &bytes)
   }
 

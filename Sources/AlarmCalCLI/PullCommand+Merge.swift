@@ -121,7 +121,12 @@ extension PullCommand {
           // This client's own write (a push's) comes back with the ETag it recorded.
           if recorded == nil || recorded != EntityTag.usable(object.etag) { wanted.append(path) }
         }
-        let removed = Set(changes.removed.map { $0.path(percentEncoded: true) })
+        var removed = Set(changes.removed.map { $0.path(percentEncoded: true) })
+        // A server may leave out of its report a resource made and deleted since the token
+        // (Xandikos does, for one a push wrote): the listing says what is still there.
+        let listed = Set(
+          try session.members(of: collection).map { $0.url.path(percentEncoded: true) })
+        for path in known.resources.keys where !listed.contains(path) { removed.insert(path) }
         // A resource with no local text to stand for it is read again.
         for (path, entry) in known.resources
         where !othersStayOut && localResource(at: path) == nil && entry.data == nil

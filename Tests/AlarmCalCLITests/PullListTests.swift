@@ -160,9 +160,8 @@ struct PullListTests {
     let url = server.collectionURL.absoluteString
     let list = try Self.appList()
     #expect(try Self.run(["push", list, "--url", url] + Self.now, server).status == 0)
-    // A pull first: Xandikos leaves out of its sync-collection report a resource made and
-    // deleted after the token the push took.
-    #expect(try Self.run(["pull", "--url", url, "-o", list], server).status == 0)
+    // No pull between: Xandikos leaves out of its sync-collection report a resource made and
+    // deleted after the token the push took; pull's listing still finds it gone.
     let session = CalDAVSession(client: DAVClient(credentials: server.credentials))
     for object in try session.calendarObjects(in: server.collectionURL)
     where object.data?.contains("UID:2025-03-14 07:02:11") == true {

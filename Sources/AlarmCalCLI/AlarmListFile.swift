@@ -14,9 +14,14 @@ struct AlarmListFile {
   let tasks: [ToDo]
   /// The byte range of each alarm's record, in the order of ``alarms``.
   let records: [Range<Int>]
+  /// The byte range of each task's record, in the order of ``tasks`` (empty when they cannot
+  /// be told apart).
+  let taskRecords: [Range<Int>]
   /// The byte ranges of every element of the array that holds the alarms (tasks of a bare
-  /// array among them), and the zone records without one are read in.
+  /// array among them), of every entry of the container that holds the tasks, and the zone
+  /// records without one are read in.
   private let elements: [Range<Int>]
+  private let taskEntries: [Range<Int>]
   private let zone: String
 
   /// Why a list cannot be read or edited; each line ready to print.
@@ -29,6 +34,20 @@ struct AlarmListFile {
     /// The record takes this alarm's values; its other members stay, in their order.
     case replace(Alarm)
     /// The record leaves the list.
+    case remove
+  }
+
+  /// What happens to one task's record.
+  enum TaskEdit: Equatable {
+    /// The record takes this task's values; its other members stay, in their order.
+    case replace(ToDo)
+    /// The record leaves the list.
+    case remove
+  }
+
+  /// What becomes of one entry of a container.
+  private enum Change {
+    case replace([UInt8])
     case remove
   }
 
@@ -47,44 +66,90 @@ struct AlarmListFile {
     guard records.count == list.alarms.count else {
       return .failure(Failure(lines: ["\(file): not a list of records this pull can edit"]))
     }
+    let tasks = found.tasks.count == list.tasks.count ? found.tasks : []
     return .success(
       AlarmListFile(
         bytes: bytes, alarms: list.alarms, tasks: list.tasks, records: records,
-        elements: found.alarmArray, zone: zone))
+        taskRecords: tasks, elements: found.alarmArray,
+        taskEntries: tasks.isEmpty ? [] : found.taskEntries, zone: zone))
   }
 
-  /// The file's bytes with `edits` (by alarm index) made: the separators and every record not
-  /// edited as they were.
-  func edited(_ edits: [Int: Edit]) throws(PullCommand.UnreadableResource) -> [UInt8] {
-    guard !edits.isEmpty, let first = elements.first, let last = elements.last else {
-      return bytes
+  /// The file's bytes with `edits` (by alarm index) and `taskEdits` (by task index) made: the
+  /// separators and every record not edited as they were.
+  func edited(_ edits: [Int: Edit], tasks taskEdits: [Int: TaskEdit] = [:])
+    throws(PullCommand.UnreadableResource) -> [UInt8]
+  {
+    guard !edits.isEmpty || !taskEdits.isEmpty else { return bytes }
+    // Changes by the start of the entry they change.
+    var changes: [Int: Change] = [:]
+    for (offset, edit) in edits {
+      let range = records[offset]
+      switch edit {
+      case .replace(let alarm):
+        changes[range.lowerBound] = .replace(try replaced(range, with: alarm))
+      case .remove: changes[range.lowerBound] = .remove
+      }
     }
-    var editOfStart: [Int: Edit] = [:]
-    for (offset, edit) in edits { editOfStart[records[offset].lowerBound] = edit }
-    var out = Array(bytes[..<first.lowerBound])
+    for (offset, edit) in taskEdits {
+      guard taskRecords.indices.contains(offset) else { continue }
+      let range = taskRecords[offset]
+      // The task's entry: a dictionary's starts at its key, which stays.
+      let entry = taskEntries.first { $0.upperBound == range.upperBound } ?? range
+      switch edit {
+      case .replace(let task):
+        changes[entry.lowerBound] = .replace(
+          Array(bytes[entry.lowerBound..<range.lowerBound]) + (try replaced(range, with: task)))
+      case .remove: changes[entry.lowerBound] = .remove
+      }
+    }
+    var regions: [(range: Range<Int>, text: [UInt8])] = []
+    for entries in Set([elements, taskEntries]) where !entries.isEmpty {
+      if let region = rebuilt(entries, changes) { regions.append(region) }
+    }
+    var out: [UInt8] = []
+    var cursor = 0
+    for region in regions.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+      out += bytes[cursor..<region.range.lowerBound]
+      out += region.text
+      cursor = region.range.upperBound
+    }
+    out += bytes[cursor...]
+    return out
+  }
+
+  /// The entries of one container from its first to its last with `changes` made, the
+  /// separators that stood between kept ones kept; nil when nothing in it changes. A container
+  /// left empty keeps only its brackets.
+  private func rebuilt(_ entries: [Range<Int>], _ changes: [Int: Change])
+    -> (range: Range<Int>, text: [UInt8])?
+  {
+    guard let first = entries.first, let last = entries.last,
+      entries.contains(where: { changes[$0.lowerBound] != nil })
+    else { return nil }
+    var out: [UInt8] = []
     var previous: Range<Int>?
     var wroteAny = false
-    for range in elements {
+    for range in entries {
       defer { previous = range }
-      let edit = editOfStart[range.lowerBound]
-      if edit == .remove { continue }
+      let change = changes[range.lowerBound]
+      if case .remove = change { continue }
       if wroteAny, let previous {
-        // The separator that stood before this element.
+        // The separator that stood before this entry.
         out += bytes[previous.upperBound..<range.lowerBound]
       }
       wroteAny = true
-      if case .replace(let alarm) = edit {
-        out += try replaced(range, with: alarm)
-      } else {
-        out += bytes[range]
+      if case .replace(let text) = change { out += text } else { out += bytes[range] }
+    }
+    guard wroteAny else {
+      // Every entry went: from just after the opening bracket.
+      var start = first.lowerBound
+      while start > 0, bytes[start - 1] != UInt8(ascii: "["), bytes[start - 1] != UInt8(ascii: "{")
+      {
+        start -= 1
       }
+      return (start..<last.upperBound, [])
     }
-    if !wroteAny {
-      // Every element went: the array is empty, its brackets stay.
-      while let end = out.last, end != UInt8(ascii: "[") { out.removeLast() }
-    }
-    out += bytes[last.upperBound...]
-    return out
+    return (first.lowerBound..<last.upperBound, out)
   }
 
   /// The keys a record may give a field under, of either shape (README, "The alarm file").
@@ -143,6 +208,30 @@ struct AlarmListFile {
     return result
   }
 
+  /// The record at `range` with `task`'s values, in the record's shape (the app's when it
+  /// has a `UUID` or is a dictionary's value, else alarmcal's): as for an alarm.
+  private func replaced(_ range: Range<Int>, with task: ToDo)
+    throws(PullCommand.UnreadableResource) -> [UInt8]
+  {
+    guard let old = (try? JSONParser().parse(Array(bytes[range])))?.objectValue else {
+      throw PullCommand.UnreadableResource(message: "a record is not a JSON object")
+    }
+    let inDictionary = taskEntries.contains { $0.upperBound == range.upperBound && $0 != range }
+    let isApp = inDictionary || old.contains { $0.key == "UUID" }
+    let fresh: [JSONMember]?
+    if isApp {
+      let shaped = AlarmFileWriter.appShape([], tasks: [task], zone: zone).bytes
+      fresh = (try? JSONParser().parse(shaped))?.objectValue?.first?.value.objectValue
+    } else {
+      let written = AlarmFileWriter.bytes([], tasks: [task])
+      fresh = (try? JSONParser().parse(written))?["tasks"]?.arrayValue?.first?.objectValue
+    }
+    guard let fresh else {
+      throw PullCommand.UnreadableResource(message: "a record could not be written")
+    }
+    return record(range, old: old, fresh: fresh, known: ListRecords.taskFieldNames)
+  }
+
   /// The record at `range` with `alarm`'s values: a member the new record has takes its value
   /// in place, a field it no longer has goes, a member alarmcal does not know stays, and new
   /// fields follow. An iOS app record stays one; a record on one line stays on one line.
@@ -163,13 +252,22 @@ struct AlarmListFile {
     guard let fresh else {
       throw PullCommand.UnreadableResource(message: "a record could not be written")
     }
+    return record(range, old: old, fresh: fresh, known: Self.knownKeys)
+  }
+
+  /// The record at `range`, whose members are `old`, with the values of `fresh`: a member
+  /// `fresh` has takes its value in place, a `known` field it lacks goes, a member alarmcal
+  /// does not know stays, and new fields follow. A record on one line stays on one line.
+  private func record(
+    _ range: Range<Int>, old: [JSONMember], fresh: [JSONMember], known: Set<String>
+  ) -> [UInt8] {
     var members: [JSONMember] = []
     var used: Set<String> = []
     for member in old {
       if let value = fresh.first(where: { $0.key == member.key })?.value {
         members.append(JSONMember(member.key, value))
         used.insert(member.key)
-      } else if !Self.knownKeys.contains(member.key) {
+      } else if !known.contains(member.key) {
         members.append(member)
       }
     }

@@ -183,31 +183,56 @@ extension PullCommand {
         now: Instant(secondsSince1970: export.now))
       var index: [String: Int] = [:]
       for (offset, alarm) in list.alarms.enumerated() { index[alarm.id] = offset }
+      var taskIndex: [String: Int] = [:]
+      for (offset, task) in list.tasks.enumerated() where !list.taskRecords.isEmpty {
+        taskIndex[task.id] = offset
+      }
       let taskIDs = Set(list.tasks.map(\.id))
       var alarms = list.alarms
       var edits: [Int: AlarmListFile.Edit] = [:]
+      var taskEdits: [Int: AlarmListFile.TaskEdit] = [:]
       var warnings: [String] = []
       for (path, text) in merge.texts.sorted(by: { $0.key < $1.key }) {
         let uids = Self.uids(in: text)
         guard let uid = uids.first else { continue }
         merge.known.resources[path]?.uid = uid
-        guard let offset = index[uid] else { continue }
-        let theirs: Alarm?
+        guard index[uid] != nil || taskIndex[uid] != nil else { continue }
+        let imported: ImportResult
         do {
-          theirs = try importer.importAlarms(fromText: PushCommand.crlf(text)).alarms.first {
-            $0.id == uid
-          }
+          imported = try importer.importAlarms(fromText: PushCommand.crlf(text))
         } catch {
           throw UnreadableResource(message: "\(collection.absoluteString)\(path): \(error)")
         }
-        guard let theirs else {
+        let neverPulled = merge.local.added.contains(where: { $0.uid == uid })
+        if let offset = taskIndex[uid] {
+          // A task of this list: the server's version, in its record's shape.
+          guard let theirs = imported.tasks.first(where: { $0.id == uid }) else {
+            warnings.append(
+              "warning: \(WriteRefusal.escaped(uid)): the server's version is no task; this list's record is kept\n"
+            )
+            continue
+          }
+          if theirs == list.tasks[offset] { continue }
+          if neverPulled && merge.keep != .server {
+            merge.known.resources[path] = nil
+            merge.known.pending = (merge.known.pending ?? []) + [path]
+            merge.conflicts.append(
+              "conflict: \(WriteRefusal.escaped(uid)) (\(collection.absoluteString)): exists on the server with other content but was not pulled here; this list's version is kept (push --overwrite replaces the server's copy)\n"
+            )
+            continue
+          }
+          taskEdits[offset] = .replace(theirs)
+          continue
+        }
+        guard let offset = index[uid] else { continue }
+        guard let theirs = imported.alarms.first(where: { $0.id == uid }) else {
           warnings.append(
             "warning: \(WriteRefusal.escaped(uid)): the server's version is no alarm; this list's record is kept\n"
           )
           continue
         }
         if theirs == list.alarms[offset] { continue }
-        if merge.local.added.contains(where: { $0.uid == uid }) && merge.keep != .server {
+        if neverPulled && merge.keep != .server {
           // Never pulled here: two versions, neither based on the other.
           merge.known.resources[path] = nil
           merge.known.pending = (merge.known.pending ?? []) + [path]
@@ -221,11 +246,11 @@ extension PullCommand {
       }
       // An alarm of this list the server no longer has leaves it, unless changed here and kept.
       for (path, entry) in known.resources where merge.known.resources[path] == nil {
-        guard let offset = index[entry.uid] else { continue }
         if merge.local.changed.contains(path) && merge.keep != .server { continue }
-        edits[offset] = .remove
+        if let offset = index[entry.uid] { edits[offset] = .remove }
+        if let offset = taskIndex[entry.uid] { taskEdits[offset] = .remove }
       }
-      let bytes = try list.edited(edits)
+      let bytes = try list.edited(edits, tasks: taskEdits)
       let kept = alarms.enumerated().filter { edits[$0.offset] != .remove }.map(\.element)
       try record(bytes, in: &merge, export: export)
       let inList = Set(kept.map(\.id)).union(taskIDs)

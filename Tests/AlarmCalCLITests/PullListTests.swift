@@ -406,3 +406,49 @@ struct PullListTests {
         """)
   }
 }
+
+/// A to-do app's task list and a calendar server: the server's edits to the list's tasks come
+/// back into the app's dictionary, a task deleted there leaves it, every other byte stays.
+@Suite(.serialized, .enabled(if: CalDAVTestServer.shouldRun))
+struct PullTaskListTests {
+  @Test(
+    "a task changed and one deleted on the server: the dictionary follows, nothing else moves",
+    arguments: CalDAVTestServer.Kind.allCases)
+  func tasksFollowTheServer(kind: CalDAVTestServer.Kind) throws {
+    let server = try CalDAVTestServer(kind)
+    defer { server.stopAndRemove() }
+    let url = server.collectionURL.absoluteString
+    let folder = try temporaryFolder()
+    let list = folder.appendingPathComponent("tasks.json").path
+    try FileManager.default.copyItem(
+      atPath: samplesFolder.appendingPathComponent("tasks.json").path, toPath: list)
+    let before = try String(contentsOfFile: list, encoding: .utf8)
+    let pushed = try PullListTests.run(["push", list, "--url", url] + PullListTests.now, server)
+    #expect(pushed.status == 0, "\(pushed.stderr)")
+    try PullListTests.editOnServer(
+      server, uid: "6F1C2B7A-3D4E-4F50-9A1B-2C3D4E5F6A70", "SUMMARY:File the tax return",
+      "SUMMARY:File the tax return today")
+    let session = CalDAVSession(client: DAVClient(credentials: server.credentials))
+    for object in try session.calendarObjects(in: server.collectionURL)
+    where object.data?.contains("UID:0B8E5D21-7C3A-4E9F-8D6B-1A2F3E4D5C6B") == true {
+      guard case .done = try session.delete(object.url, etag: object.etag) else {
+        Issue.record("the other client's DELETE failed")
+        return
+      }
+    }
+    let pull = try PullListTests.run(["pull", "--url", url, "-o", list], server)
+    #expect(pull.status == 0, "\(pull.stdout)\(pull.stderr)")
+    // The expected file: the title's value changed, the deleted task's entry gone.
+    var lines = before.components(separatedBy: "\n")
+    let first = try #require(
+      lines.firstIndex { $0.contains("\"0B8E5D21-7C3A-4E9F-8D6B-1A2F3E4D5C6B\": {") })
+    let last = try #require(lines[first...].firstIndex { $0 == "  }," })
+    lines.removeSubrange(first...last)
+    let expected = lines.joined(separator: "\n").replacingOccurrences(
+      of: "\"title\": \"File the tax return\"", with: "\"title\": \"File the tax return today\"")
+    let after = try String(contentsOfFile: list, encoding: .utf8)
+    #expect(after == expected, "\(after)")
+    let again = try PullListTests.run(["push", list, "--url", url] + PullListTests.now, server)
+    #expect(again.stdout.hasPrefix("pushed: 0 new, 0 changed,"), "\(again.stdout)\(again.stderr)")
+  }
+}

@@ -10,6 +10,10 @@ public struct ListRecords: Sendable {
   /// Every element of the array that holds the alarms (a bare list's tasks among them), in
   /// order; empty when there is no such array.
   public let alarmArray: [Range<Int>]
+  /// Every entry of the container that holds the tasks, in order: the elements of a bare array
+  /// or of the `tasks` array, or a dictionary's `"key": value` members. A task's entry is what
+  /// leaves the list with it.
+  public let taskEntries: [Range<Int>]
 
   /// The records of `bytes`, a list ``JSONParser`` reads; nil for other JSON.
   public init?(_ bytes: [UInt8]) {
@@ -23,6 +27,7 @@ public struct ListRecords: Sendable {
       let ranges = outline.elements(ofArrayAt: root)
       guard ranges.count == items.count else { return nil }
       alarmArray = ranges
+      taskEntries = ranges
       alarms = zip(ranges, items).filter { !TaskRecordDecoder.isTask($0.1) }.map(\.0)
       tasks = zip(ranges, items).filter { TaskRecordDecoder.isTask($0.1) }.map(\.0)
     case .object:
@@ -35,13 +40,21 @@ public struct ListRecords: Sendable {
       if parsed["alarms"] == nil, parsed["tasks"] == nil {
         // A to-do app's dictionary of tasks keyed by UUID.
         (alarmArray, alarms, tasks) = ([], [], members.map(\.valueRange))
+        taskEntries = members.map { $0.keyRange.lowerBound..<$0.valueRange.upperBound }
       } else {
         alarmArray = array("alarms")
         alarms = alarmArray
         tasks = array("tasks")
+        taskEntries = tasks
       }
     default:
       return nil
     }
   }
+}
+
+extension ListRecords {
+  /// The keys a task record gives its fields under (`UUID`, `title`, `deadline`, ...), so an
+  /// edit keeps the other members as they are.
+  public static let taskFieldNames: Set<String> = TaskRecordDecoder.keys
 }

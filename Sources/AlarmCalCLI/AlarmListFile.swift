@@ -152,6 +152,17 @@ struct AlarmListFile {
     return (first.lowerBound..<last.upperBound, out)
   }
 
+  /// What the record of alarm `offset` cannot hold of `alarm`, one line each: an app record has
+  /// no place for a date, a snooze length or another zone (``AlarmFileWriter/appShape(_:zone:)``).
+  func omissions(ofRecord offset: Int, for alarm: Alarm) -> [String] {
+    guard let old = (try? JSONParser().parse(Array(bytes[records[offset]])))?.objectValue,
+      old.contains(where: { Self.appKeys.contains($0.key) })
+    else { return [] }
+    return AlarmFileWriter.appShape([alarm], zone: zone).omissions.map {
+      $0.replacingOccurrences(of: "alarm 1 ", with: "", options: .anchored)
+    }
+  }
+
   /// The keys a record may give a field under, of either shape (README, "The alarm file").
   private static let knownKeys: Set<String> = [
     "id", "uuid", "identifier", "creatTime", "time", "alarmTime", "at", "repeat", "weekdays",

@@ -241,6 +241,10 @@ extension PullCommand {
           )
           continue
         }
+        for note in list.omissions(ofRecord: offset, for: theirs) {
+          // Never a silent loss: what the record's shape cannot hold of the server's version.
+          warnings.append("warning: \(WriteRefusal.escaped(uid)): the server's version \(note)\n")
+        }
         alarms[offset] = theirs
         edits[offset] = .replace(theirs)
       }

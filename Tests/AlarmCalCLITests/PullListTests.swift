@@ -452,3 +452,31 @@ struct PullTaskListTests {
     #expect(again.stdout.hasPrefix("pushed: 0 new, 0 changed,"), "\(again.stdout)\(again.stderr)")
   }
 }
+
+extension PullTaskListTests {
+  @Test(
+    "an app record that cannot hold the server's change says so",
+    arguments: [CalDAVTestServer.Kind.radicale])
+  func shapeLossSaid(kind: CalDAVTestServer.Kind) throws {
+    let server = try CalDAVTestServer(kind)
+    defer { server.stopAndRemove() }
+    let url = server.collectionURL.absoluteString
+    let list = try PullListTests.appList()
+    #expect(
+      try PullListTests.run(["push", list, "--url", url] + PullListTests.now, server).status == 0)
+    // Another client makes the weekday alarm a one-off on its first day.
+    try PullListTests.editOnServer(
+      server, uid: "2025-03-14 07:02:11", "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+      "X-OTHER-CLIENT:one-off")
+    try PullListTests.editOnServer(
+      server, uid: "2025-03-14 07:02:11", "DTSTART;TZID=Europe/Berlin:20260101T073000",
+      "DTSTART;TZID=Europe/Berlin:20270104T073000")
+    let pull = try PullListTests.run(["pull", "--url", url, "-o", list], server)
+    #expect(pull.status == 0, "\(pull.stderr)")
+    #expect(
+      pull.stderr.contains(
+        "warning: 2025-03-14 07:02:11: the server's version (\"Wake up\"): the ios shape has no place for its date"
+      ),
+      "\(pull.stderr)")
+  }
+}

@@ -201,7 +201,12 @@ struct WholeLoopTests {
   func icsLoop(kind: CalDAVTestServer.Kind) throws {
     let server = try CalDAVTestServer(kind)
     defer { server.stopAndRemove() }
-    let url = server.collectionURL.absoluteString
+    // A second collection of the account, beside the one the app list's test uses.
+    let second = server.collectionURL.deletingLastPathComponent()
+      .appendingPathComponent("second", isDirectory: true)
+    let client = DAVClient(credentials: server.credentials)
+    #expect(try client.send(HTTPRequest(method: "MKCALENDAR", url: second)).status == 201)
+    let url = second.absoluteString
     let folder = try temporaryFolder()
     let list = folder.appendingPathComponent("seed.json").path
     try Self.appList.write(toFile: list, atomically: true, encoding: .utf8)

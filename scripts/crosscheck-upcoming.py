@@ -125,9 +125,10 @@ def wall_and_zone(value, facts):
 
 
 def continued(component, tzid):
-    """The IANA zone a VTIMEZONE cut to a span (no observance recurs without end, as khal
-    writes it) names and agrees with at each of its onsets: that zone continues it past its
-    last onset (issue 36's rule for RFC 5545 3.6.5). None otherwise."""
+    """The IANA zone a VTIMEZONE cut to single onsets (no RRULE or RDATE, as khal writes it)
+    names and agrees with at each of its onsets: that zone continues it past its last onset.
+    A narrower reading of alarmcal's rule for RFC 5545 3.6.5 (VTimezoneMatcher.cutDefinition
+    also takes ending RRULEs and checks that the zone changes nowhere else). None otherwise."""
     try:
         iana = ZoneInfo(tzid)
     except Exception:

@@ -70,4 +70,12 @@ public struct Alarm: Equatable, Sendable {
 
   /// The UID its VALARM is exported with.
   public var exportedAlarmUID: String { alarmUID ?? AlarmIdentifier.alarmUID(forAlarm: id) }
+
+  /// The UID its pending snooze's VALARM is exported with: ``snoozeUID``, else the one derived
+  /// from ``exportedAlarmUID`` and ``snoozedUntil``; nil without a pending snooze.
+  public var exportedSnoozeUID: String? {
+    snoozedUntil.map {
+      snoozeUID ?? AlarmIdentifier.snoozeUID(ofAlarm: exportedAlarmUID, until: $0)
+    }
+  }
 }

@@ -64,7 +64,7 @@ public struct AlarmExporter: Sendable {
     var printer = ICalendarPrinter()
     printer.begin("VCALENDAR")
     printer.write("VERSION", value: "2.0")
-    printer.write("PRODID", text: AlarmVocabulary.productID)
+    printer.write("PRODID", text: ProductIdentifier.alarmcal)
     printer.write("CALSCALE", value: "GREGORIAN")
     printer.write("X-WR-CALNAME", text: "Alarms")
     for zone in zones {
@@ -155,11 +155,7 @@ public struct AlarmExporter: Sendable {
       }
     }
     if !alarm.label.isEmpty { printer.write("SUMMARY", text: alarm.label) }
-    for member in alarm.extraFields {
-      printer.write(
-        AlarmVocabulary.extraField,
-        text: JSONWriter(style: .compact).string(from: .object([member])))
-    }
+    AlarmExporter.writeExtraFields(alarm.extraFields, to: &printer)
     // An alarm does not make its owner busy (RFC 5545 §3.8.2.7).
     printer.write("TRANSP", value: "TRANSPARENT")
     printer.begin("VALARM")
@@ -186,12 +182,11 @@ public struct AlarmExporter: Sendable {
       printer.write("ACKNOWLEDGED", dateTime: .utc(acknowledged.utc))
     }
     printer.end("VALARM")
-    if let until = alarm.snoozedUntil {
+    if let until = alarm.snoozedUntil, let snoozeUID = alarm.exportedSnoozeUID {
       // RFC 9074 §7: a sibling alarm with its own UID, an absolute UTC trigger and a
       // RELATED-TO;RELTYPE=SNOOZE naming the alarm.
       printer.begin("VALARM")
-      printer.write(
-        "UID", text: alarm.snoozeUID ?? AlarmIdentifier.snoozeUID(ofAlarm: alarmUID, until: until))
+      printer.write("UID", text: snoozeUID)
       printer.write("ACTION", value: AlarmVocabulary.enabledAction)
       printer.write("DESCRIPTION", text: description)
       printer.write(
@@ -269,6 +264,15 @@ public struct AlarmExporter: Sendable {
       return text
     }
   }
+
+  /// Writes the app record's members alarmcal does not know, one
+  /// ``AlarmVocabulary/extraField`` each (alarms and tasks carry theirs alike).
+  static func writeExtraFields(_ members: [JSONMember], to printer: inout ICalendarPrinter) {
+    let writer = JSONWriter(style: .compact)
+    for member in members {
+      printer.write(AlarmVocabulary.extraField, text: writer.string(from: .object([member])))
+    }
+  }
 }
 
 /// Ring-time arithmetic on alarm schedules.
@@ -286,7 +290,7 @@ public enum AlarmRings {
   /// ring again at the next occurrence of its time.
   static func firstExportedRing(
     of schedule: Alarm.Schedule, now: Instant, in rules: TimeZoneRules, today: LocalDate,
-    acknowledgedAt: Instant? = nil
+    acknowledgedAt: Instant?
   ) -> (start: LocalDateTime, instant: Instant) {
     if case .time(_, let days) = schedule, days.isEmpty, let acknowledgedAt, acknowledgedAt <= now {
       let dayBefore = acknowledgedAt.adding(seconds: -86_399)

@@ -234,6 +234,17 @@ private func repeatedKeys(_ members: [JSONMember]) -> [String] {
   return members.filter { !keys.insert($0.key).inserted }.map(\.key)
 }
 
+extension AlarmFileReader {
+  /// The keys an alarm record gives its fields under, of either shape (`time`, `alarmTime`,
+  /// `label`, `name`, ...).
+  public static let alarmFieldNames: Set<String> = Set(Field.names.keys)
+  /// The keys only the iOS app's alarm record has (`alarmTime`, `name`, `repeatDays`, ...).
+  public static let appAlarmFieldNames: Set<String> = Set(
+    Field.names.filter { $0.value.isAppKey }.keys)
+  /// The keys a task record gives its fields under (`UUID`, `title`, `deadline`, ...).
+  public static let taskFieldNames: Set<String> = TaskRecordDecoder.keys
+}
+
 /// What a record field means. Each has the names alarm apps write for it: alarmcal's own
 /// first, then the synonyms (README, "The alarm file").
 private enum Field: Int, CaseIterable {
@@ -433,9 +444,7 @@ private struct RecordDecoder {
       alarmUID: alarmUID.flatMap { $0 == AlarmIdentifier.alarmUID(forAlarm: id) ? nil : $0 },
       acknowledgedAt: acknowledgedAt, snoozedUntil: snoozedUntil)
     alarm.extraFields = fields.members.filter { Field.lookUp($0.key) == nil }
-    if let snoozedUntil, let snoozeUID,
-      snoozeUID != AlarmIdentifier.snoozeUID(ofAlarm: alarm.exportedAlarmUID, until: snoozedUntil)
-    {
+    if snoozedUntil != nil, let snoozeUID, snoozeUID != alarm.exportedSnoozeUID {
       alarm.snoozeUID = snoozeUID
     }
     return alarm

@@ -85,25 +85,15 @@ public enum AlarmFileWriter {
     for (offset, alarm) in alarms.enumerated() {
       let time: LocalTime
       var days: Set<Weekday> = []
-      var lost: [String] = []
       switch alarm.schedule {
       case .time(let clock, let repeatDays):
         time = clock
         days = repeatDays
       case .at(let local):
         time = local.time
-        lost.append(
-          "its date \(local.date) (the shape rings at the next \(AlarmTextFormats.clockString(local.time)))"
-        )
       }
-      if alarm.snoozeMinutes != Alarm.defaultSnoozeMinutes {
-        lost.append("snoozeMinutes \(alarm.snoozeMinutes)")
-      }
-      if alarm.timeZone != zone { lost.append("timeZone \(alarm.timeZone) (read in \(zone))") }
-      if !lost.isEmpty {
-        omissions.append(
-          "alarm \(offset + 1) (\(quoted(alarm.label))): the ios shape has no place for \(lost.joined(separator: ", "))"
-        )
+      if let lost = appShapeLoss(of: alarm, zone: zone) {
+        omissions.append("alarm \(offset + 1) \(lost)")
       }
       bytes.append(literal: "  {\n    \"alarmTime\": \"")
       appendClock(time, to: &bytes)
@@ -129,11 +119,29 @@ public enum AlarmFileWriter {
       bytes.append(literal: ",\n    \"creatTime\": ")
       JSONWriter.appendString(alarm.id, to: &bytes)
       appendExtraFields(alarm, depth: 2, to: &bytes)
-      appendState(alarm, indent: "    ", to: &bytes)
+      appendMembers(alarmState(alarm), depth: 2, to: &bytes)
       bytes.append(literal: offset == alarms.count - 1 ? "\n  }\n" : "\n  },\n")
     }
     bytes.append(literal: "]\n")
     return (bytes, omissions)
+  }
+
+  /// What the iOS app record cannot hold of `alarm` (a one-shot date, a snooze length, a zone
+  /// other than `zone`), as `("label"): the ios shape has no place for ...`; nil when nothing.
+  public static func appShapeLoss(of alarm: Alarm, zone: String) -> String? {
+    var lost: [String] = []
+    if case .at(let local) = alarm.schedule {
+      lost.append(
+        "its date \(local.date) (the shape rings at the next \(AlarmTextFormats.clockString(local.time)))"
+      )
+    }
+    if alarm.snoozeMinutes != Alarm.defaultSnoozeMinutes {
+      lost.append("snoozeMinutes \(alarm.snoozeMinutes)")
+    }
+    if alarm.timeZone != zone { lost.append("timeZone \(alarm.timeZone) (read in \(zone))") }
+    guard !lost.isEmpty else { return nil }
+    return
+      "(\(quoted(alarm.label))): the ios shape has no place for \(lost.joined(separator: ", "))"
   }
 
   /// The list in the shape the apps store: the alarms as ``appShape(_:zone:)`` writes them, and
@@ -180,14 +188,14 @@ public enum AlarmFileWriter {
 
   /// The members of a task's app record.
   private static func appRecord(_ task: ToDo, inArray: Bool, zone: String) -> [JSONMember] {
-    let idKeys: Set<String> = ["UUID", "id", "uuid"]
     var keys = task.recordKeys
     if keys.isEmpty { keys = ["UUID", "title", "deadline"] }
     // In the array the id has no dictionary key to live in.
-    if inArray, !keys.contains(where: idKeys.contains) { keys.insert("UUID", at: 0) }
-    let natural: TaskDeadlineSpelling.Form
-    if case .on = task.deadline { natural = .date } else { natural = .dateNumber }
-    let deadline = TaskDeadlineSpelling.value(of: task, natural: natural)
+    if inArray, !keys.contains(where: TaskRecordDecoder.idKeys.contains) {
+      keys.insert("UUID", at: 0)
+    }
+    // A date deadline is written as a date in any form.
+    let deadline = TaskDeadlineSpelling.value(of: task, natural: .dateNumber)
     // A value the record's keys cannot hold gets its key.
     if task.completed, !keys.contains("completed") { keys.append("completed") }
     if task.notes != nil, !keys.contains("notes") { keys.append("notes") }
@@ -219,7 +227,7 @@ public enum AlarmFileWriter {
       case "remindMinutesBefore":
         value = task.remindMinutesBefore.map { .number(String($0)) } ?? .null
       case "timeZone": value = .string(task.timeZone)
-      case "acknowledgedAt", "snoozedUntil", "snoozeUid":
+      case _ where TaskRecordDecoder.stateKeys.contains(key):
         guard let member = state.first(where: { $0.key == key }) else { continue }
         value = member.value
       default: value = .string(task.id)
@@ -229,34 +237,38 @@ public enum AlarmFileWriter {
     return members + extras
   }
 
-  /// A task's RFC 9074 state as record members: `acknowledgedAt`, `snoozedUntil` and
-  /// `snoozeUid`, each when it has one.
-  private static func taskState(_ task: ToDo) -> [JSONMember] {
+  /// A record's RFC 9074 state as members: `alarmUid`, `acknowledgedAt`, `snoozedUntil` and
+  /// (with a snooze) `snoozeUid`, each when it has one.
+  private static func stateMembers(
+    alarmUID: String? = nil, acknowledgedAt: Instant?, snoozedUntil: Instant?,
+    snoozeUID: String?
+  ) -> [JSONMember] {
     var members: [JSONMember] = []
-    if let acknowledged = task.acknowledgedAt {
+    if let uid = alarmUID { members.append(JSONMember("alarmUid", .string(uid))) }
+    if let acknowledged = acknowledgedAt {
       members.append(JSONMember("acknowledgedAt", .string(acknowledged.description)))
     }
-    if let snoozed = task.snoozedUntil {
+    if let snoozed = snoozedUntil {
       members.append(JSONMember("snoozedUntil", .string(snoozed.description)))
-      if let uid = task.snoozeUID { members.append(JSONMember("snoozeUid", .string(uid))) }
+      if let uid = snoozeUID { members.append(JSONMember("snoozeUid", .string(uid))) }
     }
     return members
   }
 
-  /// Appends a record's RFC 9074 state (`alarmUid`, `acknowledgedAt`, `snoozedUntil`,
-  /// `snoozeUid`) after its last member, each on a line of its own indented by `indent`: in the
-  /// app's shape where `snooze` and `dismiss` add it (members the app's decoder passes over,
-  /// and alarmcal reads back), in alarmcal's after `timeZone`.
-  private static func appendState(_ alarm: Alarm, indent: String, to bytes: inout [UInt8]) {
-    let members: [(String, String?)] = [
-      ("alarmUid", alarm.alarmUID), ("acknowledgedAt", alarm.acknowledgedAt?.description),
-      ("snoozedUntil", alarm.snoozedUntil?.description),
-      ("snoozeUid", alarm.snoozedUntil == nil ? nil : alarm.snoozeUID),
-    ]
-    for case (let key, let value?) in members {
-      bytes += Array(",\n\(indent)\"\(key)\": ".utf8)
-      JSONWriter.appendString(value, to: &bytes)
-    }
+  /// A task's RFC 9074 state as record members.
+  private static func taskState(_ task: ToDo) -> [JSONMember] {
+    stateMembers(
+      acknowledgedAt: task.acknowledgedAt, snoozedUntil: task.snoozedUntil,
+      snoozeUID: task.snoozeUID)
+  }
+
+  /// An alarm's RFC 9074 state as record members: in the app's shape after its last member,
+  /// where `snooze` and `dismiss` add it (members the app's decoder passes over, and alarmcal
+  /// reads back), in alarmcal's after `timeZone`.
+  private static func alarmState(_ alarm: Alarm) -> [JSONMember] {
+    stateMembers(
+      alarmUID: alarm.alarmUID, acknowledgedAt: alarm.acknowledgedAt,
+      snoozedUntil: alarm.snoozedUntil, snoozeUID: alarm.snoozeUID)
   }
 
   /// Writes the members of an alarm's object, each on its own line.
@@ -316,7 +328,7 @@ public enum AlarmFileWriter {
       literal: alarm.enabled ? ",\n      \"enabled\": true" : ",\n      \"enabled\": false")
     bytes.append(literal: ",\n      \"timeZone\": ")
     JSONWriter.appendString(alarm.timeZone, to: &bytes)
-    appendState(alarm, indent: "      ", to: &bytes)
+    appendMembers(alarmState(alarm), depth: 3, to: &bytes)
     appendExtraFields(alarm, depth: 3, to: &bytes)
   }
 
@@ -379,14 +391,7 @@ public enum AlarmFileWriter {
     members.append(JSONMember("snoozeMinutes", .number(String(alarm.snoozeMinutes))))
     members.append(JSONMember("enabled", .bool(alarm.enabled)))
     members.append(JSONMember("timeZone", .string(alarm.timeZone)))
-    if let uid = alarm.alarmUID { members.append(JSONMember("alarmUid", .string(uid))) }
-    if let acknowledged = alarm.acknowledgedAt {
-      members.append(JSONMember("acknowledgedAt", .string(acknowledged.description)))
-    }
-    if let snoozed = alarm.snoozedUntil {
-      members.append(JSONMember("snoozedUntil", .string(snoozed.description)))
-      if let uid = alarm.snoozeUID { members.append(JSONMember("snoozeUid", .string(uid))) }
-    }
+    members += alarmState(alarm)
     members += alarm.extraFields
     return .object(members)
   }

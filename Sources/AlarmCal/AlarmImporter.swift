@@ -94,10 +94,11 @@ public struct AlarmImporter: Sendable {
     }
     let current = Self.currentMasters(of: calendars)
     var firstOrder = 0
-    for calendar in calendars {
+    for (number, calendar) in calendars.enumerated() {
       var mapper = CalendarMapper(importer: self, calendar: calendar)
       mapper.firstOrder = firstOrder
       mapper.currentElsewhere = current
+      mapper.calendarNumber = number
       firstOrder += calendar.components.count
       mapper.run()
       result.alarms.append(taking: &mapper.alarms)
@@ -112,12 +113,9 @@ public struct AlarmImporter: Sendable {
   }
 
   /// The current master (RFC 5546 §2.1.5) of each UID that more than one of `calendars`
-  /// holds, with its line: iTIP messages and some exports put each revision in a calendar of
-  /// its own.
-  static func currentMasters(of calendars: [ICalComponent]) -> [String: (
-    revision: ComponentRevision, line: Int?
-  )] {
-    guard calendars.count > 1 else { return [:] }
+  /// holds: iTIP messages and some exports put each revision in a calendar of its own.
+  static func currentMasters(of calendars: [ICalComponent]) -> CurrentAcrossCalendars {
+    guard calendars.count > 1 else { return CurrentAcrossCalendars() }
     var across = CurrentAcrossCalendars()
     var order = 0
     for (number, calendar) in calendars.enumerated() {
@@ -132,7 +130,7 @@ public struct AlarmImporter: Sendable {
           line: item.line)
       }
     }
-    return across.spreadOnes
+    return across
   }
 
   private static func inFileOrder<Item>(_ items: [Item], line: (Item) -> Int?) -> [Item] {
@@ -207,8 +205,7 @@ struct AlarmState {
     alarm.snoozedUntil = snooze
     // The snooze alarm's UID, kept where an export would not derive the same one.
     if let pending, pending.trigger == snooze, let snoozeUID = pending.uid,
-      snoozeUID
-        != AlarmIdentifier.snoozeUID(ofAlarm: alarm.exportedAlarmUID, until: pending.trigger)
+      snoozeUID != alarm.exportedSnoozeUID
     {
       alarm.snoozeUID = snoozeUID
     }

@@ -89,11 +89,14 @@ public enum AlarmTextFormats {
     return LocalDateTime(date, time)
   }
 
+  /// Seconds from 1970-01-01 to Foundation's reference date, 2001-01-01T00:00:00Z.
+  static let foundationReferenceDate: Int64 = 978_307_200
+
   /// Reads Foundation's default `Date` encoding, a JSON number of seconds since
   /// 2001-01-01T00:00:00Z (fractions dropped); nil for what is no such number.
   public static func foundationDate(_ literal: String) -> Instant? {
     guard let seconds = Double(literal), seconds.isFinite, abs(seconds) < 1e11 else { return nil }
-    return Instant(secondsSince1970: 978_307_200 + Int64(seconds.rounded(.down)))
+    return Instant(secondsSince1970: foundationReferenceDate + Int64(seconds.rounded(.down)))
   }
 
   /// Reads an instant: `YYYY-MM-DDTHH:mm[:ss]` with `Z` or an offset `±HH:MM`.
@@ -160,7 +163,8 @@ public enum AlarmTextFormats {
     return fields
   }
 
-  private static func twoDigits(_ value: Int) -> String {
+  /// `value` (0–99) in two digits.
+  static func twoDigits(_ value: Int) -> String {
     value < 10 ? "0\(value)" : "\(value)"
   }
 }

@@ -5,8 +5,6 @@ import ICalendar
 /// Standard properties carry what RFC 5545 gives a meaning (UID, DTSTART, RRULE, SUMMARY, ACTION,
 /// TRIGGER, ATTACH); `X-ALARMCAL-` properties carry only what no standard covers.
 enum AlarmVocabulary {
-  /// The PRODID of files alarmcal writes.
-  static let productID = ProductIdentifier.alarmcal
   /// VALARM: the snooze switch, `TRUE` or `FALSE`.
   static let snooze = "X-ALARMCAL-SNOOZE"
   /// VALARM: the snooze interval, a DURATION such as `PT9M`.

@@ -6,9 +6,10 @@ struct CalendarMapper {
   let calendar: ICalComponent
   /// Where this calendar's components start among all the file's calendars' components.
   var firstOrder = 0
-  /// The current master of each UID that several calendars of the file hold: its revision
-  /// (ordered by place in the file) and line. A master here that is older is passed over.
-  var currentElsewhere: [String: (revision: ComponentRevision, line: Int?)] = [:]
+  /// The current master of each UID that several calendars of the file hold: a master in this
+  /// calendar (number ``calendarNumber`` of the file's) that is older is passed over.
+  var currentElsewhere = CurrentAcrossCalendars()
+  var calendarNumber = 0
   var alarms: [Alarm] = []
   var tasks: [ToDo] = []
   var losses: [ImportLoss] = []
@@ -109,9 +110,7 @@ struct CalendarMapper {
     // A newer revision in another calendar of the file: this one and its overrides are passed
     // over, as within one calendar.
     for (key, index) in masters {
-      guard let newer = currentElsewhere[key], revision(items, index) < newer.revision else {
-        continue
-      }
+      guard let newer = currentElsewhere.newer(for: key, in: calendarNumber) else { continue }
       warn(
         items[index], revision(items, index).supersededReason(by: newer.revision, line: newer.line))
       masters[key] = nil
@@ -367,7 +366,9 @@ struct CalendarMapper {
 
   /// The app record's members that an export carried in ``AlarmVocabulary/extraField``
   /// properties; a loss line for one that is not a one-member JSON object.
-  private mutating func extraFields(of item: ICalComponent) -> [JSONMember] {
+  mutating func extraFields(
+    of item: ICalComponent, _ outcome: ImportLoss.Outcome = .alarmKept("without it")
+  ) -> [JSONMember] {
     var members: [JSONMember] = []
     for property in item.properties(named: AlarmVocabulary.extraField) {
       let text = TextEscaping.unescape(property.value)
@@ -376,7 +377,7 @@ struct CalendarMapper {
       else {
         lose(
           item, "\(AlarmVocabulary.extraField) \(quoted(text)) is not a JSON object of one member",
-          .alarmKept("without it"))
+          outcome)
         continue
       }
       members += object

@@ -92,7 +92,6 @@ struct ContentIdentity {
 /// import (`AlarmImporter`) and by `upcoming` (`FiringSchedule`), so both take the same one.
 struct CurrentAcrossCalendars {
   private var found: [String: (revision: ComponentRevision, line: Int?, calendar: Int)] = [:]
-  private var spread: Set<String> = []
   /// The calendars holding a master of each UID.
   private var holders: [String: Set<Int>] = [:]
 
@@ -100,24 +99,16 @@ struct CurrentAcrossCalendars {
   /// placed at its order in the file.
   mutating func note(uid: String, calendar: Int, revision: ComponentRevision, line: Int?) {
     holders[uid, default: []].insert(calendar)
-    if let known = found[uid] {
-      if known.calendar != calendar { spread.insert(uid) }
-      if revision < known.revision { return }
-    }
+    if let known = found[uid], revision < known.revision { return }
     found[uid] = (revision, line, calendar)
   }
 
   /// The current master that passes over the items of `uid` in calendar `calendar`: its
   /// masters, when the current one is in another calendar, and the overrides beside them.
   func newer(for uid: String, in calendar: Int) -> (revision: ComponentRevision, line: Int?)? {
-    guard spread.contains(uid), let current = found[uid], current.calendar != calendar,
-      holders[uid]?.contains(calendar) == true
+    guard holders[uid]?.contains(calendar) == true, let current = found[uid],
+      current.calendar != calendar
     else { return nil }
     return (current.revision, current.line)
-  }
-
-  /// Every UID held by several calendars, with its current master and line.
-  var spreadOnes: [String: (revision: ComponentRevision, line: Int?)] {
-    found.filter { spread.contains($0.key) }.mapValues { ($0.revision, $0.line) }
   }
 }

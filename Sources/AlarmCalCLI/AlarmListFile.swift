@@ -29,18 +29,10 @@ struct AlarmListFile {
     let lines: [String]
   }
 
-  /// What happens to one alarm's record.
-  enum Edit: Equatable {
-    /// The record takes this alarm's values; its other members stay, in their order.
-    case replace(Alarm)
-    /// The record leaves the list.
-    case remove
-  }
-
-  /// What happens to one task's record.
-  enum TaskEdit: Equatable {
-    /// The record takes this task's values; its other members stay, in their order.
-    case replace(ToDo)
+  /// What happens to one alarm's or task's record.
+  enum Edit<Item> {
+    /// The record takes this item's values; its other members stay, in their order.
+    case replace(Item)
     /// The record leaves the list.
     case remove
   }
@@ -76,7 +68,7 @@ struct AlarmListFile {
 
   /// The file's bytes with `edits` (by alarm index) and `taskEdits` (by task index) made: the
   /// separators and every record not edited as they were.
-  func edited(_ edits: [Int: Edit], tasks taskEdits: [Int: TaskEdit] = [:])
+  func edited(_ edits: [Int: Edit<Alarm>], tasks taskEdits: [Int: Edit<ToDo>] = [:])
     throws(PullCommand.UnreadableResource) -> [UInt8]
   {
     guard !edits.isEmpty || !taskEdits.isEmpty else { return bytes }
@@ -102,19 +94,11 @@ struct AlarmListFile {
       case .remove: changes[entry.lowerBound] = .remove
       }
     }
-    var regions: [(range: Range<Int>, text: [UInt8])] = []
+    var out = TextEdits(bytes)
     for entries in Set([elements, taskEntries]) where !entries.isEmpty {
-      if let region = rebuilt(entries, changes) { regions.append(region) }
+      if let region = rebuilt(entries, changes) { out.replace(region.range, with: region.text) }
     }
-    var out: [UInt8] = []
-    var cursor = 0
-    for region in regions.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
-      out += bytes[cursor..<region.range.lowerBound]
-      out += region.text
-      cursor = region.range.upperBound
-    }
-    out += bytes[cursor...]
-    return out
+    return out.applied()
   }
 
   /// The entries of one container from its first to its last with `changes` made, the
@@ -156,25 +140,10 @@ struct AlarmListFile {
   /// no place for a date, a snooze length or another zone (``AlarmFileWriter/appShape(_:zone:)``).
   func omissions(ofRecord offset: Int, for alarm: Alarm) -> [String] {
     guard let old = (try? JSONParser().parse(Array(bytes[records[offset]])))?.objectValue,
-      old.contains(where: { Self.appKeys.contains($0.key) })
+      old.contains(where: { AlarmFileReader.appAlarmFieldNames.contains($0.key) })
     else { return [] }
-    return AlarmFileWriter.appShape([alarm], zone: zone).omissions.map {
-      $0.replacingOccurrences(of: "alarm 1 ", with: "", options: .anchored)
-    }
+    return AlarmFileWriter.appShapeLoss(of: alarm, zone: zone).map { [$0] } ?? []
   }
-
-  /// The keys a record may give a field under, of either shape (README, "The alarm file").
-  private static let knownKeys: Set<String> = [
-    "id", "uuid", "identifier", "creatTime", "time", "alarmTime", "at", "repeat", "weekdays",
-    "repeatWeekdays", "repeatDays", "label", "name", "sound", "snooze", "snoozeEnabled",
-    "snoozeMinutes", "enabled", "isEnabled", "timeZone", "alarmUid", "acknowledgedAt",
-    "snoozedUntil", "snoozeUid",
-  ]
-
-  /// The keys of the iOS app record.
-  private static let appKeys: Set<String> = [
-    "alarmTime", "name", "repeatDays", "snoozeEnabled", "isEnabled", "creatTime",
-  ]
 
   /// The record at `range` with each member whose value changed given its new value in place
   /// (one line, compact), new members after the last with the last one's indentation, and every
@@ -187,9 +156,14 @@ struct AlarmListFile {
     let places = outline.members(ofObjectAt: range.lowerBound)
     guard places.count == old.count, let last = places.last else { return nil }
     let compact = JSONWriter(style: .compact)
-    var edits: [(range: Range<Int>, text: [UInt8])] = []
+    // The record's own bytes, edited: offsets shifted to the record's start.
+    var edits = TextEdits(Array(bytes[range]))
+    let shift = { (place: Range<Int>) in
+      (place.lowerBound - range.lowerBound)..<(place.upperBound - range.lowerBound)
+    }
     for (index, member) in members.enumerated() where member.value != old[index].value {
-      edits.append((places[index].valueRange, Array(compact.string(from: member.value).utf8)))
+      edits.replace(
+        shift(places[index].valueRange), with: Array(compact.string(from: member.value).utf8))
     }
     if !added.isEmpty {
       // The blanks before the last member's key, from the line break before it.
@@ -206,17 +180,9 @@ struct AlarmListFile {
         lead + compact.string(from: .string($0.key)) + ": " + compact.string(from: $0.value)
       }
       let end = last.valueRange.upperBound
-      edits.append((end..<end, Array(text.map { "," + $0 }.joined().utf8)))
+      edits.replace(shift(end..<end), with: Array(text.map { "," + $0 }.joined().utf8))
     }
-    var result: [UInt8] = []
-    var cursor = range.lowerBound
-    for edit in edits.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
-      result += bytes[cursor..<edit.range.lowerBound]
-      result += edit.text
-      cursor = edit.range.upperBound
-    }
-    result += bytes[cursor..<range.upperBound]
-    return result
+    return edits.applied()
   }
 
   /// The record at `range` with `task`'s values, in the record's shape (the app's when it
@@ -240,7 +206,7 @@ struct AlarmListFile {
     guard let fresh else {
       throw PullCommand.UnreadableResource(message: "a record could not be written")
     }
-    return record(range, old: old, fresh: fresh, known: ListRecords.taskFieldNames)
+    return record(range, old: old, fresh: fresh, known: AlarmFileReader.taskFieldNames)
   }
 
   /// The record at `range` with `alarm`'s values: a member the new record has takes its value
@@ -252,7 +218,7 @@ struct AlarmListFile {
     guard let old = (try? JSONParser().parse(Array(bytes[range])))?.objectValue else {
       throw PullCommand.UnreadableResource(message: "a record is not a JSON object")
     }
-    let isApp = old.contains { Self.appKeys.contains($0.key) }
+    let isApp = old.contains { AlarmFileReader.appAlarmFieldNames.contains($0.key) }
     let fresh: [JSONMember]?
     if isApp {
       let shaped = AlarmFileWriter.appShape([alarm], zone: zone).bytes
@@ -263,7 +229,7 @@ struct AlarmListFile {
     guard let fresh else {
       throw PullCommand.UnreadableResource(message: "a record could not be written")
     }
-    return record(range, old: old, fresh: fresh, known: Self.knownKeys)
+    return record(range, old: old, fresh: fresh, known: AlarmFileReader.alarmFieldNames)
   }
 
   /// The record at `range`, whose members are `old`, with the values of `fresh`: a member

@@ -10,6 +10,43 @@ enum AlarmListInput {
     let lines: [String]
   }
 
+  /// The calendar text of one input of `upcoming` or `plan`: `file` read (at most
+  /// `maximumBytes`), an alarm list exported at `now` as `convert` would export it, and checked
+  /// to be UTF-8; nil once why not is written to standard error, one line each.
+  static func calendar(
+    of file: String, maximumBytes: Int, zone: TimeZoneRules, now: Instant, context: ToolContext
+  ) -> [UInt8]? {
+    let err = context.standardError
+    let bytes: [UInt8]
+    do {
+      bytes = try InputFile.read(file, maximumBytes: maximumBytes, context: context)
+    } catch {
+      err.write("alarmcal: error: \(error.message)\n")
+      return nil
+    }
+    let calendar: [UInt8]
+    switch calendarBytes(bytes, file: file, zone: zone, now: now, timestamp: now, warnings: err) {
+    case .success(let exported): calendar = exported
+    case .failure(let failure):
+      for line in failure.lines { err.write("\(line)\n") }
+      return nil
+    }
+    if let failure = InputFile.checkUTF8(calendar) {
+      let name = file == "-" ? "<stdin>" : file
+      err.write(
+        "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
+      )
+      return nil
+    }
+    return calendar
+  }
+
+  /// Whether `bytes`, read from `file`, are an alarm list (JSON): by the file's extension, or
+  /// with no telling one, by its content.
+  static func isList(_ bytes: [UInt8], file: String) -> Bool {
+    (ConvertCommand.Format(pathExtension: file) ?? ConvertCommand.Format(content: bytes)) == .json
+  }
+
   /// `bytes` unchanged when they are iCalendar; for an alarm list, its export at `now` with
   /// DTSTAMP `timestamp` (times without a zone in `zone`), its warnings (a field one edit
   /// away from a known name, ...) written to `warnings` as `convert` writes them (nil: a list
@@ -18,10 +55,7 @@ enum AlarmListInput {
     _ bytes: [UInt8], file: String, zone: TimeZoneRules, now: Instant, timestamp: Instant,
     warnings: (any TextSink)?
   ) -> Result<[UInt8], Failure> {
-    guard
-      (ConvertCommand.Format(pathExtension: file) ?? ConvertCommand.Format(content: bytes))
-        == .json
-    else { return .success(bytes) }
+    guard isList(bytes, file: file) else { return .success(bytes) }
     let name = file == "-" ? "<stdin>" : file
     let reader = AlarmFileReader(fileName: name, defaultTimeZone: zone.identifier)
     switch reader.readList(bytes) {

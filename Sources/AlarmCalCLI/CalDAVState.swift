@@ -27,7 +27,8 @@ struct CalDAVState: Codable, Equatable {
     /// its ETag unchanged on the server may go with `--delete-missing`.
     var list: String? = nil
     /// The values push sent of the properties it keeps while the rest of the resource is
-    /// unchanged (DTSTAMP, COMPLETED, the date of a once-ringing alarm's DTSTART), by name;
+    /// unchanged (DTSTAMP, COMPLETED, a once-ringing alarm's DTSTART, whose date alone is put
+    /// back), by name;
     /// nil when it was only pulled, and in state files older than this field.
     var kept: [String: String]? = nil
   }
@@ -43,9 +44,9 @@ struct CalDAVState: Codable, Equatable {
     /// (changed, added or removed by another client before a push took the token): the next
     /// incremental pull reads them besides the token's changes.
     var pending: [String]? = nil
-    /// The moments and zone the last push exported a JSON alarm list at, so pull exports the
-    /// list as that push did and tells a record changed here by its digest; nil for a calendar
-    /// file, and in state files older than this field.
+    /// The moments and zone the last push exported at (recorded by every push, used for a JSON
+    /// alarm list), so pull exports the list as that push did and tells a record changed here
+    /// by its digest; nil before a first push, and in state files older than this field.
     var listExport: ListExport? = nil
   }
 

@@ -81,28 +81,11 @@ enum PlanCommand {
     var compiler = PlanCompiler(zone: options.zone, now: options.now, budget: options.budget)
     for file in options.files {
       let name = file == "-" ? "<stdin>" : file
-      var bytes: [UInt8]
-      do {
-        bytes = try InputFile.read(file, maximumBytes: options.maximumBytes, context: context)
-      } catch {
-        err.write("alarmcal: error: \(error.message)\n")
-        return .problemsFound
-      }
-      switch AlarmListInput.calendarBytes(
-        bytes, file: file, zone: options.zone, now: options.now, timestamp: options.now,
-        warnings: err)
-      {
-      case .success(let calendar): bytes = calendar
-      case .failure(let failure):
-        for line in failure.lines { err.write("\(line)\n") }
-        return .problemsFound
-      }
-      if let failure = InputFile.checkUTF8(bytes) {
-        err.write(
-          "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
-        )
-        return .problemsFound
-      }
+      guard
+        let bytes = AlarmListInput.calendar(
+          of: file, maximumBytes: options.maximumBytes, zone: options.zone, now: options.now,
+          context: context)
+      else { return .problemsFound }
       do {
         try compiler.read(bytes, file: file)
       } catch {

@@ -22,8 +22,7 @@ extension PullCommand {
       if let format = ConvertCommand.Format(pathExtension: file) { return format == .json }
       guard let handle = FileHandle(forReadingAtPath: file) else { return false }
       defer { try? handle.close() }
-      let start = InputFile.readBytes(from: handle, upTo: 4096)
-      return ConvertCommand.Format(content: start) == .json
+      return AlarmListInput.isList(InputFile.readBytes(from: handle, upTo: 4096), file: file)
     }
 
     /// The zone of the system, for a list no push recorded one for.
@@ -167,13 +166,18 @@ extension PullCommand {
 
     /// The UIDs in a resource's text.
     private static func uids(in text: String) -> [String] {
-      guard let calendars = try? ICalendarReader.read(Array(PushCommand.crlf(text).utf8)),
-        let split = try? CalendarResources.split(calendars)
-      else { return [] }
-      return split.map(\.uid)
+      guard let calendars = try? ICalendarReader.read(Array(PushCommand.crlf(text).utf8)) else {
+        return []
+      }
+      return uids(in: calendars)
     }
 
-    /// The existing list with the server's changes to its alarms written in.
+    /// The UIDs of the resources `calendars` split into.
+    private static func uids(in calendars: [ICalComponent]) -> [String] {
+      ((try? CalendarResources.split(calendars)) ?? []).map(\.uid)
+    }
+
+    /// The existing list with the server's changes to its alarms and tasks written in.
     private mutating func merged(
       _ list: AlarmListFile, with merge: inout Merge, export: CalDAVState.ListExport
     ) throws(UnreadableResource) -> Written {
@@ -187,52 +191,41 @@ extension PullCommand {
       for (offset, task) in list.tasks.enumerated() where !list.taskRecords.isEmpty {
         taskIndex[task.id] = offset
       }
-      let taskIDs = Set(list.tasks.map(\.id))
-      var alarms = list.alarms
-      var edits: [Int: AlarmListFile.Edit] = [:]
-      var taskEdits: [Int: AlarmListFile.TaskEdit] = [:]
+      var edits: [Int: AlarmListFile.Edit<Alarm>] = [:]
+      var taskEdits: [Int: AlarmListFile.Edit<ToDo>] = [:]
       var warnings: [String] = []
       for (path, text) in merge.texts.sorted(by: { $0.key < $1.key }) {
-        let uids = Self.uids(in: text)
-        guard let uid = uids.first else { continue }
+        guard let calendars = try? ICalendarReader.read(Array(PushCommand.crlf(text).utf8)),
+          let uid = Self.uids(in: calendars).first
+        else { continue }
         merge.known.resources[path]?.uid = uid
         guard index[uid] != nil || taskIndex[uid] != nil else { continue }
         let imported: ImportResult
         do {
-          imported = try importer.importAlarms(fromText: PushCommand.crlf(text))
+          imported = try importer.importAlarms(from: calendars)
         } catch {
           throw UnreadableResource(message: "\(collection.absoluteString)\(path): \(error)")
         }
-        let neverPulled = merge.local.added.contains(where: { $0.uid == uid })
+        // The server's version, when it differs from the record's.
+        let change: ServerChange
         if let offset = taskIndex[uid] {
-          // A task of this list: the server's version, in its record's shape.
           guard let theirs = imported.tasks.first(where: { $0.id == uid }) else {
-            warnings.append(
-              "warning: \(WriteRefusal.escaped(uid)): the server's version is no task; this list's record is kept\n"
-            )
+            warnings.append(Self.notKept(uid, kind: "task"))
             continue
           }
           if theirs == list.tasks[offset] { continue }
-          if neverPulled && merge.keep != .server {
-            merge.known.resources[path] = nil
-            merge.known.pending = (merge.known.pending ?? []) + [path]
-            merge.conflicts.append(
-              "conflict: \(WriteRefusal.escaped(uid)) (\(collection.absoluteString)): exists on the server with other content but was not pulled here; this list's version is kept (push --overwrite replaces the server's copy)\n"
-            )
+          change = .task(offset, theirs)
+        } else if let offset = index[uid] {
+          guard let theirs = imported.alarms.first(where: { $0.id == uid }) else {
+            warnings.append(Self.notKept(uid, kind: "alarm"))
             continue
           }
-          taskEdits[offset] = .replace(theirs)
+          if theirs == list.alarms[offset] { continue }
+          change = .alarm(offset, theirs)
+        } else {
           continue
         }
-        guard let offset = index[uid] else { continue }
-        guard let theirs = imported.alarms.first(where: { $0.id == uid }) else {
-          warnings.append(
-            "warning: \(WriteRefusal.escaped(uid)): the server's version is no alarm; this list's record is kept\n"
-          )
-          continue
-        }
-        if theirs == list.alarms[offset] { continue }
-        if neverPulled && merge.keep != .server {
+        if merge.local.added.contains(where: { $0.uid == uid }) && merge.keep != .server {
           // Never pulled here: two versions, neither based on the other.
           merge.known.resources[path] = nil
           merge.known.pending = (merge.known.pending ?? []) + [path]
@@ -241,25 +234,39 @@ extension PullCommand {
           )
           continue
         }
-        for note in list.omissions(ofRecord: offset, for: theirs) {
+        switch change {
+        case .task(let offset, let theirs): taskEdits[offset] = .replace(theirs)
+        case .alarm(let offset, let theirs):
           // Never a silent loss: what the record's shape cannot hold of the server's version.
-          warnings.append("warning: \(WriteRefusal.escaped(uid)): the server's version \(note)\n")
+          for note in list.omissions(ofRecord: offset, for: theirs) {
+            warnings.append("warning: \(WriteRefusal.escaped(uid)): the server's version \(note)\n")
+          }
+          edits[offset] = .replace(theirs)
         }
-        alarms[offset] = theirs
-        edits[offset] = .replace(theirs)
       }
-      // An alarm of this list the server no longer has leaves it, unless changed here and kept.
+      // An item of this list the server no longer has leaves it, unless changed here and kept.
       for (path, entry) in known.resources where merge.known.resources[path] == nil {
         if merge.local.changed.contains(path) && merge.keep != .server { continue }
         if let offset = index[entry.uid] { edits[offset] = .remove }
         if let offset = taskIndex[entry.uid] { taskEdits[offset] = .remove }
       }
       let bytes = try list.edited(edits, tasks: taskEdits)
-      let kept = alarms.enumerated().filter { edits[$0.offset] != .remove }.map(\.element)
       try record(bytes, in: &merge, export: export)
-      let inList = Set(kept.map(\.id)).union(taskIDs)
+      // A removed item's resource is no longer recorded, so it counts neither way.
+      let inList = Set(list.alarms.map(\.id)).union(list.tasks.map(\.id))
       let outside = merge.known.resources.values.filter { !inList.contains($0.uid) }.count
       return Written(bytes: bytes, outside: outside, warnings: warnings)
+    }
+
+    /// A record of the list (by its index) that the server's version changes.
+    private enum ServerChange {
+      case alarm(Int, Alarm)
+      case task(Int, ToDo)
+    }
+
+    /// The warning for a resource of this list whose server version holds no such item.
+    private static func notKept(_ uid: String, kind: String) -> String {
+      "warning: \(WriteRefusal.escaped(uid)): the server's version is no \(kind); this list's record is kept\n"
     }
 
     /// A new list in alarmcal's shape of the calendar's alarms.

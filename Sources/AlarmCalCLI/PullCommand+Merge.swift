@@ -60,12 +60,13 @@ extension PullCommand {
     }
 
     /// The digest push would record for `resource` sent under `entry`; `stamp`: the DTSTAMP
-    /// of the list export that made it (push then sends the values it kept, ``PushCommand/Run/stable(_:_:madeAt:)``).
+    /// of the list export that made it (push then sends the values it kept,
+    /// ``PushCommand/Run/stable(_:_:madeAt:)``).
     static func pushedDigest(
       _ resource: CalendarResource, _ entry: CalDAVState.Resource, madeAt stamp: String? = nil
     ) -> String {
       let sent = entry.marked ? PushCommand.marked(resource, list: entry.list ?? "") : resource
-      return CalDAVState.digest(PushCommand.Run.stable(sent, entry, madeAt: stamp).bytes)
+      return PushCommand.Run.stable(sent, entry, madeAt: stamp).digest
     }
   }
 
@@ -266,17 +267,7 @@ extension PullCommand {
           "exists on the server with other content but was not pulled here; this file's version is kept (push --overwrite replaces the server's copy)"
         )
       }
-      var joined = CalendarResources.join(parts.flatMap(\.calendars) + added)
-      if joined.isEmpty {
-        // An empty collection is an empty calendar, not no calendar at all.
-        joined = [
-          ICalComponent(
-            "VCALENDAR",
-            properties: [
-              ICalProperty("VERSION", "2.0"), ICalProperty("PRODID", ProductIdentifier.alarmcal),
-            ])
-        ]
-      }
+      let joined = CalendarResources.join(parts.flatMap(\.calendars) + added)
       var printer = ICalendarPrinter()
       for calendar in joined { printer.write(calendar) }
       let bytes = printer.takeBytes()

@@ -177,17 +177,7 @@ enum PullCommand {
         throw UnreadableResource(message: "\(collection.absoluteString)\(path): \(error)")
       }
     }
-    var joined = CalendarResources.join(calendars)
-    if joined.isEmpty {
-      // An empty collection is an empty calendar, not no calendar at all.
-      joined = [
-        ICalComponent(
-          "VCALENDAR",
-          properties: [
-            ICalProperty("VERSION", "2.0"), ICalProperty("PRODID", ProductIdentifier.alarmcal),
-          ])
-      ]
-    }
+    let joined = CalendarResources.join(calendars)
     var printer = ICalendarPrinter()
     for calendar in joined { printer.write(calendar) }
     return (printer.takeBytes(), pathOfUID)

@@ -15,16 +15,17 @@ extension PushCommand {
     /// The DTSTAMP an alarm list's export writes in this push (from `--now`, or
     /// `SOURCE_DATE_EPOCH`): a resource that carries it was made by this push, and only such
     /// a resource keeps what was last sent (a file's own values are sent as they are).
-    var exportStamp: String?
+    let exportStamp: String
 
     init(
       collection: URL, list: String, known: CalDAVState.Collection, session: CalDAVSession,
-      context: ToolContext
+      exportStamp: String, context: ToolContext
     ) {
       self.collection = collection
       self.list = list
       self.known = known
       self.session = session
+      self.exportStamp = exportStamp
       self.context = context
     }
 
@@ -68,9 +69,8 @@ extension PushCommand {
         guard let url = scope.member(path) else { continue }
         let entry = known.resources[path]
         let mark = entry?.marked ?? true
-        let (body, kept) = Self.stable(
+        let (body, digest, kept) = Self.stable(
           mark ? marked(resource, list: list) : resource, entry, madeAt: exportStamp)
-        let digest = CalDAVState.digest(body)
         let key = url.path
         if hrefOf[key] == nil { hrefOf[key] = path }
         outgoing[key] = Outgoing(
@@ -130,7 +130,8 @@ extension PushCommand {
       }
     }
 
-    /// The bytes to send of `resource` and the values of its ``keptNames(of:)`` in them. A
+    /// The bytes to send of `resource`, their digest, and the values of its
+    /// ``keptNames(of:)`` in them. A
     /// resource made by this push (its DTSTAMP is `stamp`) that differs from what was last
     /// sent in those values alone is sent with the values `entry` records, which is what was
     /// sent: unchanged, so an alarm list exported again at a later `--now` sends nothing. A
@@ -139,17 +140,19 @@ extension PushCommand {
     /// sent as it is, and keeps nothing.
     static func stable(
       _ resource: CalendarResource, _ entry: CalDAVState.Resource?, madeAt stamp: String?
-    ) -> (bytes: [UInt8], kept: [String: String]?) {
+    ) -> (bytes: [UInt8], digest: String, kept: [String: String]?) {
+      let bytes = resource.bytes
       guard let stamp, let values = SyncPlan.values(keptNames(of: resource), of: resource),
         values["DTSTAMP"] == stamp
-      else { return (resource.bytes, nil) }
+      else { return (bytes, CalDAVState.digest(bytes), nil) }
       if let entry, let recorded = entry.kept, Set(recorded.keys) == Set(values.keys),
         let before = SyncPlan.restoring(recorded, datesOnly: ["DTSTART"], in: resource)
       {
-        let bytes = before.bytes
-        if CalDAVState.digest(bytes) == entry.digest { return (bytes, recorded) }
+        let restored = before.bytes
+        let digest = CalDAVState.digest(restored)
+        if digest == entry.digest { return (restored, digest, recorded) }
       }
-      return (resource.bytes, values)
+      return (bytes, CalDAVState.digest(bytes), values)
     }
 
     /// What a push keeps of what it last sent: DTSTAMP (when the copy was made, RFC 5545

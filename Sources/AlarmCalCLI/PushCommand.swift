@@ -155,10 +155,12 @@ enum PushCommand {
     case .success(let opened): session = opened
     case .failure(let stop): return stop.status
     }
+    let export = CalDAVState.ListExport(
+      now: options.now.secondsSince1970, timestamp: options.timestamp.secondsSince1970,
+      zone: options.zone.identifier)
     var run = Run(
       collection: collection, list: options.list, known: known, session: session,
-      context: context)
-    run.exportStamp = DateTimeValue.utc(options.timestamp.utc).icalString
+      exportStamp: export.stamp, context: context)
     var failure: DAVError?
     do {
       try run.push(resources, deleteMissing: options.deleteMissing, overwrite: options.overwrite)
@@ -166,9 +168,7 @@ enum PushCommand {
       failure = error
     }
     // What was done is remembered even when the server failed midway.
-    run.known.listExport = CalDAVState.ListExport(
-      now: options.now.secondsSince1970, timestamp: options.timestamp.secondsSince1970,
-      zone: options.zone.identifier)
+    run.known.listExport = export
     state.collections[collection.absoluteString] = run.known
     do {
       try state.save(for: stateFile, list: options.namedList)

@@ -115,9 +115,7 @@ enum RespondCommand {
       return .noInput
     }
     // An alarm list (JSON) is edited in its own form; `upcoming` prints the same ids for it.
-    let isList =
-      (ConvertCommand.Format(pathExtension: path) ?? ConvertCommand.Format(content: bytes))
-      == .json
+    let isList = AlarmListInput.isList(bytes, file: path)
     if !isList, let failure = InputFile.checkUTF8(bytes) {
       err.write(
         "\(path):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"

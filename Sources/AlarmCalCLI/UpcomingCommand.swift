@@ -95,29 +95,12 @@ enum UpcomingCommand {
       workLimit: options.maximumInstances, includeDue: options.includeDue)
     for file in options.files {
       let name = file == "-" ? "<stdin>" : file
-      var bytes: [UInt8]
-      do {
-        bytes = try InputFile.read(file, maximumBytes: options.maximumBytes, context: context)
-      } catch {
-        err.write("alarmcal: error: \(error.message)\n")
-        failed = true
-        continue
-      }
       // An alarm list is planned as `convert` would export it at --now.
-      switch AlarmListInput.calendarBytes(
-        bytes, file: file, zone: options.zone, now: options.now, timestamp: options.now,
-        warnings: err)
-      {
-      case .success(let calendar): bytes = calendar
-      case .failure(let failure):
-        for line in failure.lines { err.write("\(line)\n") }
-        failed = true
-        continue
-      }
-      if let failure = InputFile.checkUTF8(bytes) {
-        err.write(
-          "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
-        )
+      guard
+        let bytes = AlarmListInput.calendar(
+          of: file, maximumBytes: options.maximumBytes, zone: options.zone, now: options.now,
+          context: context)
+      else {
         failed = true
         continue
       }

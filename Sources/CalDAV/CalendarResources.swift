@@ -152,7 +152,9 @@ public enum CalendarResources {
   /// appearance: one, unless their `X-WR-TIMEZONE`s differ (so floating times keep their
   /// zone) or two of them define one TZID differently (RFC 5545 §3.6.5 ties a TZID to the
   /// VTIMEZONE of its own calendar object, RFC 4791 §4.1: a resource's times never take another
-  /// resource's definition); each with every VTIMEZONE its members need once, zones first.
+  /// resource's definition); each with every VTIMEZONE its members need once, zones first. No
+  /// resources join into one empty VCALENDAR: an empty collection is an empty calendar, not no
+  /// calendar at all.
   public static func join(_ resources: [ICalComponent]) -> [ICalComponent] {
     var groups: [JoinedCalendar] = []
     for calendar in resources {
@@ -166,7 +168,7 @@ public enum CalendarResources {
         groups.append(group)
       }
     }
-    return groups.map(\.calendar)
+    return (groups.isEmpty ? [JoinedCalendar(zone: "")] : groups).map(\.calendar)
   }
 
   /// One VCALENDAR of a join: its `X-WR-TIMEZONE`, the VTIMEZONEs it holds by TZID (with

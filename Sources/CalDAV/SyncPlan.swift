@@ -203,8 +203,8 @@ public enum SyncPlan {
   /// order of content lines within a component (Radicale and Xandikos reorder properties) do
   /// not count, nor does DTSTAMP, which says when a copy was made (RFC 5545 §3.8.7.2), not
   /// what it holds, nor how a TRIGGER's or DURATION's length is written (a day counts as 24
-  /// hours, as servers that store a length as seconds keep it). Each component becomes its BEGIN line, its sorted lines and children, and
-  /// its END line.
+  /// hours, as servers that store a length as seconds keep it). Each component becomes its
+  /// BEGIN line, its sorted lines and children, and its END line.
   public static func canonical(_ bytes: [UInt8]) -> String {
     let text = String(decoding: normalized(bytes), as: UTF8.self)
     var open: [(name: String, lines: [String])] = [("", [])]

@@ -16,8 +16,7 @@ public struct ContinuedZone: ZoneOffsets {
     guard let until = definition.definedUntil,
       let iana = names.lazy.compactMap(TimeZoneNames.ianaIdentifier(forTZID:)).first,
       let continuation = TimeZoneRules(identifier: iana),
-      // A definition that ends is compared over its own onsets; the window is not used.
-      VTimezoneMatcher.agrees(definition, with: iana, from: until, to: until)
+      VTimezoneMatcher.cutDefinition(definition, agreesWith: continuation)
     else { return nil }
     self.definition = definition
     self.continuation = continuation

@@ -86,6 +86,11 @@ public struct TextEdits {
     changes.append((componentLines(range), []))
   }
 
+  /// Replaces the bytes of `range` (an empty range: inserts there) with `bytes` as they are.
+  public mutating func replace(_ range: Range<Int>, with bytes: [UInt8]) {
+    changes.append((range, bytes))
+  }
+
   /// The edited text.
   public func applied() -> [UInt8] {
     // Insertions at one offset keep the order they were made in.

@@ -12,21 +12,23 @@ public enum VTimezoneMatcher {
     _ rules: VTimezoneRules, with iana: String, from: Instant, to: Instant
   ) -> Bool {
     guard let zone = TimeZoneRules(identifier: iana) else { return false }
-    guard let last = rules.definedUntil, let first = rules.transitions.first?.instant else {
+    guard rules.definedUntil != nil else {
       return ianaIdentifier(for: rules, preferring: [iana], from: from, to: to) == iana
     }
-    return cutDefinition(
-      rules, agreesWith: zone, from: max(first, Instant(secondsSince1970: 0)), to: last)
+    return cutDefinition(rules, agreesWith: zone)
   }
 
-  /// Whether each onset of a cut definition from `start` to `last` changes to the offset the
-  /// IANA zone has then, and the zone changes nowhere else. An onset may be given as the local
-  /// time after the change (pytz and so khal write `DTSTART:20261025T020000` where RFC 5545
-  /// §3.6.5 means the local time before it, 03:00): it then reads up to the size of the change
-  /// early or late, so the zone's offset is compared at the onset and that much after it.
-  static func cutDefinition(
-    _ rules: VTimezoneRules, agreesWith zone: TimeZoneRules, from start: Instant, to last: Instant
-  ) -> Bool {
+  /// Whether each onset of a cut definition (no observance recurs without end), from its first
+  /// (not before 1970) to its last, changes to the offset the IANA zone has then, and the zone
+  /// changes nowhere else; false for a definition that is not cut. An onset may be given as the
+  /// local time after the change (pytz and so khal write `DTSTART:20261025T020000` where RFC
+  /// 5545 §3.6.5 means the local time before it, 03:00): it then reads up to the size of the
+  /// change early or late, so the zone's offset is compared at the onset and that much after it.
+  static func cutDefinition(_ rules: VTimezoneRules, agreesWith zone: TimeZoneRules) -> Bool {
+    guard let last = rules.definedUntil, let first = rules.transitions.first?.instant else {
+      return false
+    }
+    let start = max(first, Instant(secondsSince1970: 0))
     var changes = 0
     var widest: Int64 = 0
     var before = rules.initialOffset

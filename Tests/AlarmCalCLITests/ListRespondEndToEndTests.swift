@@ -8,16 +8,7 @@ import Testing
 
   /// The firings `upcoming` lists from `now` as JSON objects.
   private func upcoming(_ file: String, now: String, limit: Int = 8) throws -> [[String: Any]] {
-    let result = try runBinary([
-      "upcoming", file, "--now", now, "--limit", "\(limit)", "--format", "json", "--tz", zone,
-    ])
-    #expect(result.status == 0, "\(result.stderr)")
-    return try #require(
-      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-  }
-
-  private func ids(_ firings: [[String: Any]]) -> [String] {
-    firings.compactMap { $0["id"] as? String }
+    try upcomingFirings(file, now: now, limit: limit, zone: zone)
   }
 
   /// A copy of `source` in a fresh folder, writable, named `list.json`.
@@ -27,15 +18,11 @@ import Testing
     return path
   }
 
-  private func text(_ path: String) throws -> String {
-    try String(decoding: Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
-  }
-
   @Test(
     "app list → upcoming → snooze → the snooze rings with its id → convert → same ids → dismiss")
   func appListLoop() throws {
     let list = try copy(samplesFolder.appendingPathComponent("ios-alarms.json").path)
-    let original = try text(list)
+    let original = try fileText(list)
     // Monday 2026-12-07: "Wake up" rings at 07:30 in Berlin.
     let rang = try #require(try upcoming(list, now: "2026-12-07T06:00:00Z", limit: 1).first)
     #expect(rang["trigger"] as? String == "2026-12-07T06:30:00Z")
@@ -49,7 +36,7 @@ import Testing
     #expect(snoozed.stderr == "")
     let record = "\"creatTime\": \"2025-03-14 07:02:11\""
     #expect(
-      try text(list)
+      try fileText(list)
         == original.replacingOccurrences(
           of: record,
           with: record
@@ -65,18 +52,18 @@ import Testing
     #expect(after.first?["snooze"] as? Bool == true)
     #expect(after.first?["trigger"] as? String == "2026-12-07T06:35:20Z")
     let pastRing = try upcoming(list, now: "2026-12-07T06:00:00Z")
-    #expect(!ids(pastRing).contains(rangID))
+    #expect(!firingIDs(pastRing).contains(rangID))
 
     // Its export is RFC 9074's form, with the same ids: what push would send.
     let ics = try temporaryFolder().appendingPathComponent("list.ics").path
     let converted = try runBinary(["convert", list, "-o", ics, "--now", now, "--tz", zone])
     #expect(converted.status == 0, "\(converted.stderr)")
-    let calendar = try text(ics)
+    let calendar = try fileText(ics)
     let alarmUID = try #require(rang["alarmUid"] as? String)
     #expect(calendar.contains("ACKNOWLEDGED:20261207T063020Z\r\n"))
     #expect(calendar.contains("TRIGGER;VALUE=DATE-TIME:20261207T063520Z\r\n"))
     #expect(calendar.contains("RELATED-TO;RELTYPE=SNOOZE:\(alarmUID)\r\n"))
-    #expect(ids(try upcoming(ics, now: now)) == ids(after))
+    #expect(firingIDs(try upcoming(ics, now: now)) == firingIDs(after))
 
     // Dismissing the snooze: acknowledgedAt moves on, snoozedUntil goes.
     let dismissed = try runBinary([
@@ -85,19 +72,19 @@ import Testing
     #expect(dismissed.status == 0, "\(dismissed.stderr)")
     #expect(dismissed.stdout == "dismissed \(snoozeID)\n")
     #expect(
-      try text(list)
+      try fileText(list)
         == original.replacingOccurrences(
           of: record, with: record + ",\n    \"acknowledgedAt\": \"2026-12-07T06:35:30Z\""))
     let last = try upcoming(list, now: "2026-12-07T06:35:30Z")
     #expect(!last.contains { $0["snooze"] as? Bool == true })
-    #expect(Array(ids(last).prefix(7)) == ids(after).filter { $0 != snoozeID })
+    #expect(Array(firingIDs(last).prefix(7)) == firingIDs(after).filter { $0 != snoozeID })
   }
 
   @Test(
     "records on one line with fields alarmcal does not know: only the record responded to changes")
   func appRecordsOnOneLine() throws {
     let list = try copy(try fixturePath("app-records.json"))
-    let original = try text(list)
+    let original = try fileText(list)
     let rang = try #require(try upcoming(list, now: "2026-12-07T06:00:00Z", limit: 1).first)
     let rangID = try #require(rang["id"] as? String)
     #expect(rang["summary"] as? String == "Wake up")
@@ -106,7 +93,7 @@ import Testing
     ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
-      try text(list)
+      try fileText(list)
         == original.replacingOccurrences(
           of: "\"volume\": 0.8}",
           with: "\"volume\": 0.8, \"acknowledgedAt\": \"2026-12-07T06:31:00Z\"}"
@@ -131,8 +118,8 @@ import Testing
     let shaped = try runBinary(["convert", ics, "-o", back, "--shape", "ios"] + common)
     #expect(shaped.status == 0)
     #expect(shaped.stderr == "")
-    #expect(try text(back) == (try text(list)))
-    #expect(ids(try upcoming(back, now: now)) == ids(try upcoming(list, now: now)))
+    #expect(try fileText(back) == (try fileText(list)))
+    #expect(firingIDs(try upcoming(back, now: now)) == firingIDs(try upcoming(list, now: now)))
   }
 
   @Test(
@@ -165,7 +152,7 @@ import Testing
   @Test("an unknown id: one line naming the file and the id, exit 1, the list untouched")
   func unknownID() throws {
     let list = try copy(try fixturePath("app-records.json"))
-    let original = try text(list)
+    let original = try fileText(list)
     let now = "2026-12-07T06:31:00Z"
     let result = try runBinary(["snooze", list, "--id", "NOPE", "--minutes", "5", "--now", now])
     #expect(result.status == 1)
@@ -173,19 +160,19 @@ import Testing
       result.stderr
         == "alarmcal snooze: error: \(list): no firing with id NOPE in the year before or after \(now)\n"
     )
-    #expect(try text(list) == original)
+    #expect(try fileText(list) == original)
   }
 
   @Test("a list that cannot be read: the lines convert gives, exit 65")
   func unreadableList() throws {
     let list = try copy(try fixturePath("bad-alarms.json"))
-    let original = try text(list)
+    let original = try fileText(list)
     let out = try temporaryFolder().appendingPathComponent("out.ics").path
     let convert = try runBinary(["convert", list, "-o", out])
     #expect(convert.status == 65)
     let result = try runBinary(["dismiss", list, "--id", "X", "--now", "2026-12-07T06:31:00Z"])
     #expect(result.status == 65)
     #expect(result.stderr == convert.stderr)
-    #expect(try text(list) == original)
+    #expect(try fileText(list) == original)
   }
 }

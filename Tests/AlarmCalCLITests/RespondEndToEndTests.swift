@@ -5,16 +5,7 @@ import Testing
 @Suite struct RespondEndToEndTests {
   /// The firings `upcoming` lists from `now` as JSON objects.
   private func upcoming(_ file: String, now: String, limit: Int = 64) throws -> [[String: Any]] {
-    let result = try runBinary([
-      "upcoming", file, "--now", now, "--limit", "\(limit)", "--format", "json", "--tz", "UTC",
-    ])
-    #expect(result.status == 0, "\(result.stderr)")
-    return try #require(
-      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-  }
-
-  private func ids(_ firings: [[String: Any]]) -> [String] {
-    firings.compactMap { $0["id"] as? String }
+    try upcomingFirings(file, now: now, limit: limit, zone: "UTC")
   }
 
   /// `2026-12-07T05:30:00Z` plus `seconds`, as ISO 8601.
@@ -56,10 +47,10 @@ import Testing
     #expect(snooze["trigger"] as? String == until)
     #expect(snooze["snoozeOf"] as? String != nil)
     #expect(snooze["snoozeOf"] as? String == before[2]["alarmUid"] as? String)
-    #expect(!ids(after).contains(rangID))
+    #expect(!firingIDs(after).contains(rangID))
     // Every firing after now that is not the snooze keeps its id.
-    let later = ids(before.filter { ($0["trigger"] as? String ?? "") > now })
-    let kept = ids(after.filter { $0["snooze"] as? Bool == false })
+    let later = firingIDs(before.filter { ($0["trigger"] as? String ?? "") > now })
+    let kept = firingIDs(after.filter { $0["snooze"] as? Bool == false })
     #expect(Array(kept.prefix(later.count)) == later)
 
     let snoozeID = try #require(snooze["id"] as? String)
@@ -69,7 +60,7 @@ import Testing
     #expect(dismissed.stdout == "dismissed \(snoozeID)\n")
     let last = try upcoming(file, now: now)
     #expect(!last.contains { $0["snooze"] as? Bool == true })
-    #expect(Array(ids(last).prefix(later.count)) == later)
+    #expect(Array(firingIDs(last).prefix(later.count)) == later)
   }
 
   @Test("a weekly alarm's instance on the day clocks change: the snooze rings 5 minutes on")
@@ -97,7 +88,7 @@ import Testing
         "2027-03-28T01:35:10Z", "2027-04-04T00:30:00Z", "2027-04-11T00:30:00Z",
       ])
     #expect(after.map { $0["snooze"] as? Bool } == [true, false, false])
-    #expect(Array(ids(after).dropFirst()) == Array(ids(before).dropFirst(2)))
+    #expect(Array(firingIDs(after).dropFirst()) == Array(firingIDs(before).dropFirst(2)))
   }
 
   @Test("an id that matches nothing exits 1 naming it, and the file is untouched")

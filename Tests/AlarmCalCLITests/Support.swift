@@ -131,3 +131,25 @@ final class LockedData: @unchecked Sendable {
     return data ?? Data()
   }
 }
+
+/// The firings `upcoming FILE` lists from `now` on the wall clock of `zone`, as JSON objects.
+func upcomingFirings(_ file: String, now: String, limit: Int, zone: String) throws
+  -> [[String: Any]]
+{
+  let result = try runBinary([
+    "upcoming", file, "--now", now, "--limit", "\(limit)", "--format", "json", "--tz", zone,
+  ])
+  #expect(result.status == 0, "\(result.stderr)")
+  return try #require(
+    try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+}
+
+/// The ids of `firings`, in order.
+func firingIDs(_ firings: [[String: Any]]) -> [String] {
+  firings.compactMap { $0["id"] as? String }
+}
+
+/// The text of the file at `path`.
+func fileText(_ path: String) throws -> String {
+  try String(decoding: Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+}

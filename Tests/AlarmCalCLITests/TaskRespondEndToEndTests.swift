@@ -8,16 +8,7 @@ import Testing
 
   /// The firings `upcoming` lists from `now` as JSON objects.
   private func upcoming(_ file: String, now: String, limit: Int = 8) throws -> [[String: Any]] {
-    let result = try runBinary([
-      "upcoming", file, "--now", now, "--limit", "\(limit)", "--format", "json", "--tz", zone,
-    ])
-    #expect(result.status == 0, "\(result.stderr)")
-    return try #require(
-      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-  }
-
-  private func ids(_ firings: [[String: Any]]) -> [String] {
-    firings.compactMap { $0["id"] as? String }
+    try upcomingFirings(file, now: now, limit: limit, zone: zone)
   }
 
   /// `text` written to a fresh folder as `list.json`.
@@ -25,10 +16,6 @@ import Testing
     let path = try temporaryFolder().appendingPathComponent("list.json").path
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     return path
-  }
-
-  private func text(_ path: String) throws -> String {
-    try String(decoding: Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
   }
 
   /// The first firing from `from`, which must be the task titled `title`, and its id.
@@ -44,8 +31,8 @@ import Testing
   )
   func appDictionaryLoop() throws {
     let list = try write(
-      try text(samplesFolder.appendingPathComponent("tasks.json").path))
-    let original = try text(list)
+      try fileText(samplesFolder.appendingPathComponent("tasks.json").path))
+    let original = try fileText(list)
     // "Buy a birthday present for Mia" is due on 2026-12-19, floating: midnight in Berlin.
     let rangID = try rang(
       list, from: "2026-12-18T22:00:00Z", title: "Buy a birthday present for Mia")
@@ -57,7 +44,7 @@ import Testing
     #expect(snoozed.stderr == "")
     let record = "\"deadline\": \"2026-12-19\",\n    \"remindMinutesBefore\": 0"
     #expect(
-      try text(list)
+      try fileText(list)
         == original.replacingOccurrences(
           of: record,
           with: record
@@ -72,7 +59,7 @@ import Testing
     #expect(after.first?["id"] as? String == snoozeID)
     #expect(after.first?["snooze"] as? Bool == true)
     #expect(after.first?["trigger"] as? String == "2026-12-18T23:05:10Z")
-    #expect(!ids(try upcoming(list, now: "2026-12-18T22:00:00Z")).contains(rangID))
+    #expect(!firingIDs(try upcoming(list, now: "2026-12-18T22:00:00Z")).contains(rangID))
 
     // The export is RFC 9074's form, with the same ids; the app shape of it is the list.
     let folder = try temporaryFolder()
@@ -80,16 +67,16 @@ import Testing
     let common = ["--now", now, "--tz", zone]
     let converted = try runBinary(["convert", list, "-o", ics] + common)
     #expect(converted.status == 0, "\(converted.stderr)")
-    let calendar = try text(ics)
+    let calendar = try fileText(ics)
     let alarmUID = try #require(after.first?["snoozeOf"] as? String)
     #expect(calendar.contains("TRIGGER;RELATED=END:PT0S\r\nACKNOWLEDGED:20261218T230010Z\r\n"))
     #expect(calendar.contains("TRIGGER;VALUE=DATE-TIME:20261218T230510Z\r\n"))
     #expect(calendar.contains("RELATED-TO;RELTYPE=SNOOZE:\(alarmUID)\r\n"))
-    #expect(ids(try upcoming(ics, now: now)) == ids(after))
+    #expect(firingIDs(try upcoming(ics, now: now)) == firingIDs(after))
     let back = folder.appendingPathComponent("back.json").path
     let shaped = try runBinary(["convert", ics, "-o", back, "--shape", "ios"] + common)
     #expect(shaped.status == 0, "\(shaped.stderr)")
-    #expect(try text(back) == (try text(list)))
+    #expect(try fileText(back) == (try fileText(list)))
 
     // Dismissing the snooze: acknowledgedAt moves on, snoozedUntil goes.
     let dismissed = try runBinary([
@@ -98,12 +85,12 @@ import Testing
     #expect(dismissed.status == 0, "\(dismissed.stderr)")
     #expect(dismissed.stdout == "dismissed \(snoozeID)\n")
     #expect(
-      try text(list)
+      try fileText(list)
         == original.replacingOccurrences(
           of: record, with: record + ",\n    \"acknowledgedAt\": \"2026-12-18T23:05:30Z\""))
     let last = try upcoming(list, now: "2026-12-18T23:05:30Z")
     #expect(!last.contains { $0["snooze"] as? Bool == true })
-    #expect(Array(ids(last).prefix(7)) == ids(after).filter { $0 != snoozeID })
+    #expect(Array(firingIDs(last).prefix(7)) == firingIDs(after).filter { $0 != snoozeID })
   }
 
   /// alarmcal's own layout: an alarm and two tasks, one of them with a field of the app's.
@@ -136,19 +123,19 @@ import Testing
     #expect(dismissed.status == 0, "\(dismissed.stderr)")
     #expect(dismissed.stdout == "dismissed \(rangID)\n")
     #expect(
-      try text(list)
+      try fileText(list)
         == alarmcalList.replacingOccurrences(
           of: "\"colour\": \"green\"\n",
           with: "\"colour\": \"green\",\n      \"acknowledgedAt\": \"2026-12-20T16:31:00Z\"\n"))
     // The acknowledged ring is done; alarmcal's JSON of the list keeps the state.
-    #expect(!ids(try upcoming(list, now: "2026-12-20T16:00:00Z")).contains(rangID))
+    #expect(!firingIDs(try upcoming(list, now: "2026-12-20T16:00:00Z")).contains(rangID))
     let out = try temporaryFolder().appendingPathComponent("out.json").path
     let converted = try runBinary([
       "convert", list, "-o", out, "--now", "2026-12-20T16:31:00Z", "--tz", zone,
     ])
     #expect(converted.status == 0, "\(converted.stderr)")
     #expect(
-      try text(out).contains(
+      try fileText(out).contains(
         "\"timeZone\": \"Europe/Berlin\",\n      \"acknowledgedAt\": \"2026-12-20T16:31:00Z\",\n      \"colour\": \"green\""
       ))
   }
@@ -172,7 +159,7 @@ import Testing
     ])
     #expect(snoozed.status == 0, "\(snoozed.stderr)")
     #expect(
-      try text(list)
+      try fileText(list)
         == mixedList.replacingOccurrences(
           of: "\"remindMinutesBefore\": 0}",
           with:
@@ -218,6 +205,6 @@ import Testing
       result.stderr
         == "alarmcal snooze: error: \(list): firing \(rangID) rings at 2026-12-20T16:30:00Z, after the time given (2026-12-20T16:00:00Z); only a firing that has rung can be snoozed or dismissed\n"
     )
-    #expect(try text(list) == alarmcalList)
+    #expect(try fileText(list) == alarmcalList)
   }
 }

@@ -7,21 +7,21 @@ extension NotificationPlan {
   /// wall-clock reading can be ambiguous.
   public var json: JSONValue {
     .object([
-      member("validUntil", validUntil.map { .string($0.description) } ?? .null),
-      member("requests", .array(requests.map(\.json))),
-      member(
+      JSONMember("validUntil", validUntil.map { .string($0.description) } ?? .null),
+      JSONMember("requests", .array(requests.map(\.json))),
+      JSONMember(
         "categories",
         .array(
           categories.map { category in
             .object([
-              member("identifier", .string(category.identifier)),
-              member(
+              JSONMember("identifier", .string(category.identifier)),
+              JSONMember(
                 "actions",
                 .array(
                   category.actions.map { action in
                     .object([
-                      member("identifier", .string(action.identifier)),
-                      member("title", .string(action.title)),
+                      JSONMember("identifier", .string(action.identifier)),
+                      JSONMember("title", .string(action.title)),
                     ])
                   })),
             ])
@@ -34,53 +34,51 @@ extension PlannedRequest {
   /// The request as JSON (see ``NotificationPlan/json``).
   var json: JSONValue {
     var info: [JSONMember] = [
-      member("uid", .string(uid)),
-      member("alarmUID", alarmUID.map { .string($0) } ?? .null),
-      member("snoozeMinutes", .number(String(snoozeMinutes))),
+      JSONMember("uid", .string(uid)),
+      JSONMember("alarmUID", alarmUID.map { .string($0) } ?? .null),
+      JSONMember("snoozeMinutes", .number(String(snoozeMinutes))),
     ]
     let components: [JSONMember]
     let repeats: Bool
     switch trigger {
     case .weekly(let weekday, let time):
-      info.append(member("weekday", .string(weekday.icalCode)))
-      info.append(member("time", .string(time.description)))
+      info.append(JSONMember("weekday", .string(weekday.icalCode)))
+      info.append(JSONMember("time", .string(time.description)))
       components = [
-        member("weekday", .number(String(PlannedTrigger.calendarWeekday(weekday)))),
-        member("hour", .number(String(time.hour))),
-        member("minute", .number(String(time.minute))),
-        member("second", .number(String(time.second))),
+        JSONMember("weekday", .number(String(PlannedTrigger.calendarWeekday(weekday)))),
+        JSONMember("hour", .number(String(time.hour))),
+        JSONMember("minute", .number(String(time.minute))),
+        JSONMember("second", .number(String(time.second))),
       ]
       repeats = true
     case .once(let firingID, let instant):
-      info.append(member("firingID", .string(firingID)))
-      info.append(member("trigger", .string(instant.description)))
+      info.append(JSONMember("firingID", .string(firingID)))
+      info.append(JSONMember("trigger", .string(instant.description)))
       let utc = instant.utc
       components = [
-        member("timeZone", .string("UTC")),
-        member("year", .number(String(utc.date.year))),
-        member("month", .number(String(utc.date.month))),
-        member("day", .number(String(utc.date.day))),
-        member("hour", .number(String(utc.time.hour))),
-        member("minute", .number(String(utc.time.minute))),
-        member("second", .number(String(utc.time.second))),
+        JSONMember("timeZone", .string("UTC")),
+        JSONMember("year", .number(String(utc.date.year))),
+        JSONMember("month", .number(String(utc.date.month))),
+        JSONMember("day", .number(String(utc.date.day))),
+        JSONMember("hour", .number(String(utc.time.hour))),
+        JSONMember("minute", .number(String(utc.time.minute))),
+        JSONMember("second", .number(String(utc.time.second))),
       ]
       repeats = false
     }
     return .object([
-      member("identifier", .string(identifier)),
-      member("title", .string(title)),
-      member("body", .string(body)),
-      member("sound", .string(sound)),
-      member("categoryIdentifier", .string(categoryIdentifier)),
-      member("threadIdentifier", .string(threadIdentifier)),
-      member("userInfo", .object(info)),
-      member(
+      JSONMember("identifier", .string(identifier)),
+      JSONMember("title", .string(title)),
+      JSONMember("body", .string(body)),
+      JSONMember("sound", .string(sound)),
+      JSONMember("categoryIdentifier", .string(categoryIdentifier)),
+      JSONMember("threadIdentifier", .string(threadIdentifier)),
+      JSONMember("userInfo", .object(info)),
+      JSONMember(
         "trigger",
-        .object([member("dateComponents", .object(components)), member("repeats", .bool(repeats))])),
+        .object([
+          JSONMember("dateComponents", .object(components)), JSONMember("repeats", .bool(repeats)),
+        ])),
     ])
   }
-}
-
-private func member(_ key: String, _ value: JSONValue) -> JSONMember {
-  JSONMember(key, value)
 }

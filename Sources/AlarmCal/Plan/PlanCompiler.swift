@@ -39,15 +39,14 @@ public struct PlanCompiler {
 
   /// An empty compiler; ``read(_:file:)`` adds calendars.
   public init(
-    zone: TimeZoneRules, now: Instant, budget: Int, workLimit: Int = 1_000_000,
-    maximumFirings: Int = 1_000_000
+    zone: TimeZoneRules, now: Instant, budget: Int, maximumFirings: Int = 1_000_000
   ) {
     self.maximumFirings = maximumFirings
     self.zone = zone
     self.now = now
     self.budget = budget
     horizonEnd = now.adding(seconds: Int64(Self.horizonDays) * 86_400)
-    schedule = FiringSchedule(defaultZone: zone, workLimit: workLimit)
+    schedule = FiringSchedule(defaultZone: zone)
   }
 
   /// Warnings found reading the calendars.
@@ -80,46 +79,36 @@ public struct PlanCompiler {
       firings.removeAll { $0.trigger >= last.trigger }
     }
     let units = weeklyUnits(of: firings)
-    // The sweep: cost = one-shots so far + units met so far.
+    // The sweep: each one-shot and each unit met so far costs one request.
     var met: [Int: Int] = [:]  // unit -> first firing index
     var oneShots: [Int] = []
-    var cost = 0
     var validUntil: Instant?
-    var leftOut = false
     for (index, firing) in firings.enumerated() {
-      if let unit = units.unitOfFiring[index] {
-        if met[unit] != nil { continue }
-        guard cost + 1 <= budget else {
-          (validUntil, leftOut) = (firing.trigger, true)
-          break
-        }
-        met[unit] = index
-      } else {
-        guard cost + 1 <= budget else {
-          (validUntil, leftOut) = (firing.trigger, true)
-          break
-        }
-        oneShots.append(index)
+      let unit = units.unitOfFiring[index]
+      if let unit, met[unit] != nil { continue }
+      guard met.count + oneShots.count < budget else {
+        validUntil = firing.trigger
+        break
       }
-      cost += 1
+      if let unit { met[unit] = index } else { oneShots.append(index) }
     }
-    if !leftOut {
+    if validUntil == nil {
       let everyUnit = units.unitOfFiring.count == firings.count
       let allForever = facts.series.values.allSatisfy { !$0.hasAlarms || $0.forever }
       // For ever means past the horizon too: each repeating request's wall-clock time must
       // occur once on its weekday through a whole 28-year cycle of dates and weekdays.
       let clear = met.keys.allSatisfy { unit in
         let (weekday, time) = units.keys[unit]
-        return occursOnceEveryWeek(weekday: weekday, time: time, days: Self.cycleDays)
+        return occursOnceEveryWeek(weekday: weekday, time: time)
       }
       validUntil = !cut && everyUnit && allForever && clear ? nil : horizonEnd
     }
     if let end = validUntil {
       oneShots.removeAll { firings[$0].trigger >= end }
     }
-    var repeating: [PlannedRequest] = met.keys.map { unit in
+    var repeating: [PlannedRequest] = met.map { unit, first in
       let (weekday, time) = units.keys[unit]
-      return request(for: firings[met[unit] ?? 0], trigger: .weekly(weekday, time))
+      return request(for: firings[first], trigger: .weekly(weekday, time))
     }
     repeating.sort { a, b in
       guard case .weekly(let wa, let ta) = a.trigger, case .weekly(let wb, let tb) = b.trigger
@@ -167,10 +156,7 @@ public struct PlanCompiler {
     var buckets: [BucketKey: [Int]] = [:]
     var order: [BucketKey] = []
     for (index, firing) in firings.enumerated() {
-      guard !firing.isSnooze,
-        facts.series[PlanSourceFacts.key(fileIndex: firing.fileIndex, uid: firing.uid)] != nil,
-        seriesOnPlanWallClock(firing)
-      else { continue }
+      guard !firing.isSnooze, seriesOnPlanWallClock(firing) else { continue }
       let local = zone.local(at: firing.trigger)
       let key = BucketKey(
         fileIndex: firing.fileIndex, uid: firing.uid, alarm: firing.alarm.key,
@@ -201,8 +187,7 @@ public struct PlanCompiler {
   /// Whether `triggers` are exactly `time` on every `weekday` from now to the horizon's end,
   /// each a wall-clock time that occurs once that day.
   private func isEveryWeek(_ triggers: [Instant], weekday: Weekday, time: LocalTime) -> Bool {
-    var date = zone.local(at: now).date
-    while date.weekday != weekday { date = date.adding(days: 1) }
+    var date = firstDate(on: weekday)
     var index = 0
     while true {
       let local = LocalDateTime(date, time)
@@ -221,20 +206,26 @@ public struct PlanCompiler {
   /// over): a zone whose changes fall on fixed dates meets every weekday within it.
   static let cycleDays = 28 * 366
 
-  /// Whether `time` occurs exactly once on every `weekday` of the next `days` days.
-  private func occursOnceEveryWeek(weekday: Weekday, time: LocalTime, days: Int) -> Bool {
-    var date = zone.local(at: now).date
-    while date.weekday != weekday { date = date.adding(days: 1) }
-    for _ in stride(from: 0, to: days, by: 7) {
+  /// Whether `time` occurs exactly once on every `weekday` of the next ``cycleDays`` days.
+  private func occursOnceEveryWeek(weekday: Weekday, time: LocalTime) -> Bool {
+    var date = firstDate(on: weekday)
+    for _ in stride(from: 0, to: Self.cycleDays, by: 7) {
       guard uniqueInstant(of: LocalDateTime(date, time)) != nil else { return false }
       date = date.adding(days: 7)
     }
     return true
   }
 
+  /// The first date on `weekday` from today in the plan's zone.
+  private func firstDate(on weekday: Weekday) -> LocalDate {
+    var date = zone.local(at: now).date
+    while date.weekday != weekday { date = date.adding(days: 1) }
+    return date
+  }
+
   /// The instant of a wall-clock reading that occurs exactly once in the plan's zone; nil in
   /// a gap or an overlap.
-  func uniqueInstant(of local: LocalDateTime) -> Instant? {
+  private func uniqueInstant(of local: LocalDateTime) -> Instant? {
     let asUTC = local.secondsSince1970
     var found: Set<Instant> = []
     for probe in [asUTC - 86_400, asUTC, asUTC + 86_400] {

@@ -34,21 +34,19 @@ struct PlanSourceFacts {
     var counts: [String: Int] = [:]
     for root in roots where root.name == "VCALENDAR" {
       for child in root.components where child.name == "VEVENT" || child.name == "VTODO" {
-        let uid = child.propertyValue(uppercased: "UID") ?? ""
+        // The UID as the scheduler reads it (its TEXT unescaped), so the facts meet its firings.
+        let uid = child.property(uppercased: "UID")?.text ?? ""
         let key = Self.key(fileIndex: fileIndex, uid: uid)
         counts[key, default: 0] += 1
         var facts = series[key] ?? SeriesFacts()
         let valarms = child.components.filter { $0.name == "VALARM" }
-        let completed =
-          child.name == "VTODO"
-          && (child.propertyValue(uppercased: "STATUS")?.uppercased() == "COMPLETED"
-            || child.property(uppercased: "COMPLETED") != nil)
         let ringing = valarms.contains {
-          $0.propertyValue(uppercased: "ACTION")?.uppercased() != AlarmVocabulary.disabledAction
+          AlarmComponent.action(of: $0) != AlarmVocabulary.disabledAction
         }
-        facts.hasAlarms = facts.hasAlarms || (ringing && !completed)
+        facts.hasAlarms = facts.hasAlarms || (ringing && !child.isCompletedTask)
         if child.property(uppercased: "RECURRENCE-ID") == nil {
-          facts.alarms = valarms.filter { !Self.isSnooze($0) }.map(Self.alarmFacts)
+          // Numbered `#n` as the scheduler numbers them: every VALARM that is no RFC 9074 snooze.
+          facts.alarms = valarms.filter { AlarmComponent.snoozeOf($0) == nil }.map(Self.alarmFacts)
           facts.zoneMatches = Self.zoneMatches(child, zone: zone)
           facts.forever =
             facts.zoneMatches && Self.ringsWeeklyForever(child, valarms: valarms)
@@ -60,12 +58,10 @@ struct PlanSourceFacts {
     for (key, count) in counts where count > 1 { series[key]?.forever = false }
   }
 
+  /// Whether a VALARM is or holds a snooze: an RFC 9074 snooze alarm, or Thunderbird's.
   private static func isSnooze(_ alarm: ICalComponent) -> Bool {
-    alarm.properties.contains { property in
-      (property.name.uppercased() == "RELATED-TO"
-        && property.parameter(uppercased: "RELTYPE")?.uppercased() == "SNOOZE")
-        || property.name.uppercased().hasPrefix("X-MOZ-SNOOZE")
-    }
+    AlarmComponent.snoozeOf(alarm) != nil
+      || alarm.properties.contains { $0.name.hasPrefix(AlarmComponent.mozillaSnoozeTime) }
   }
 
   private static func alarmFacts(_ alarm: ICalComponent) -> AlarmFacts {
@@ -78,7 +74,7 @@ struct PlanSourceFacts {
       minutes = Int(duration.signedSeconds / 60)
     }
     return AlarmFacts(
-      uid: alarm.propertyValue(uppercased: "UID"),
+      uid: alarm.property(uppercased: "UID")?.text,
       sound: alarm.property(uppercased: AlarmVocabulary.sound)?.text, snooze: snooze,
       snoozeMinutes: minutes)
   }
@@ -101,42 +97,27 @@ struct PlanSourceFacts {
   private static func ringsWeeklyForever(_ event: ICalComponent, valarms: [ICalComponent])
     -> Bool
   {
-    guard event.name == "VEVENT",
-      event.propertyValue(uppercased: "STATUS")?.uppercased() != "CANCELLED",
+    guard event.name == "VEVENT", !event.isCancelled,
       event.property(uppercased: "EXDATE") == nil, event.property(uppercased: "RDATE") == nil,
       let start = event.property(uppercased: "DTSTART"),
       start.parameter(uppercased: "VALUE")?.uppercased() != "DATE", start.value.count >= 15,
-      let rule = event.propertyValue(uppercased: "RRULE")
+      event.properties.filter({ $0.name == "RRULE" }).count == 1,
+      let text = event.propertyValue(uppercased: "RRULE"),
+      let rule = try? RecurrenceRule(parsing: text),
+      rule.frequency == .daily || rule.frequency == .weekly, rule.interval == 1,
+      rule.count == nil, rule.until == nil, !rule.hasByPartsBesidesDay,
+      rule.byDay.allSatisfy({ $0.ordinal == nil })
     else { return false }
-    let rrules = event.properties.filter { $0.name.uppercased() == "RRULE" }
-    guard rrules.count == 1 else { return false }
-    var frequency = ""
-    for part in rule.uppercased().split(separator: ";") {
-      let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
-      guard pair.count == 2 else { return false }
-      switch pair[0] {
-      case "FREQ": frequency = pair[1]
-      case "INTERVAL": guard pair[1] == "1" else { return false }
-      case "BYDAY":
-        let codes = Set(Weekday.allCases.map(\.icalCode))
-        guard pair[1].split(separator: ",").allSatisfy({ codes.contains(String($0)) }) else {
-          return false
-        }
-      case "WKST": break
-      default: return false
-      }
-    }
-    guard frequency == "DAILY" || frequency == "WEEKLY" else { return false }
     for alarm in valarms {
       if isSnooze(alarm) { return false }
       for property in alarm.properties {
         let name = property.name.uppercased()
-        if name == "ACKNOWLEDGED" || name == "X-MOZ-LASTACK" { return false }
+        if name == "ACKNOWLEDGED" { return false }
         if name == "TRIGGER", property.parameter(uppercased: "VALUE")?.uppercased() == "DATE-TIME" {
           return false
         }
       }
     }
-    return !event.properties.contains { $0.name.uppercased().hasPrefix("X-MOZ-SNOOZE") }
+    return !event.properties.contains { $0.name.hasPrefix(AlarmComponent.mozillaSnoozeTime) }
   }
 }

@@ -52,9 +52,3 @@ public struct ListRecords: Sendable {
     }
   }
 }
-
-extension ListRecords {
-  /// The keys a task record gives its fields under (`UUID`, `title`, `deadline`, ...), so an
-  /// edit keeps the other members as they are.
-  public static let taskFieldNames: Set<String> = TaskRecordDecoder.keys
-}

@@ -123,26 +123,26 @@ public enum ListResponder {
     response: AlarmResponse, now: Instant
   ) -> [UInt8] {
     let members = outline.members(ofObjectAt: range.lowerBound)
-    var set: [(key: String, value: String)] = []
+    var set: [(key: String, value: Instant)] = []
     // RFC 9074 §6.1 never moves an acknowledgement back.
-    if (acknowledgedAt.map { $0 < now }) ?? true {
-      set.append(("acknowledgedAt", "\"\(now)\""))
-    }
+    if (acknowledgedAt.map { $0 < now }) ?? true { set.append(("acknowledgedAt", now)) }
     var removed: Set<String> = ["snoozeUid"]
     switch response {
-    case .snooze(let until): set.append(("snoozedUntil", "\"\(until)\""))
+    case .snooze(let until): set.append(("snoozedUntil", until))
     case .dismiss: removed.insert("snoozedUntil")
     }
-    var edits = ByteEdits(outline.bytes)
+    var edits = TextEdits(outline.bytes)
     var inserted: [UInt8] = []
     for (key, value) in set {
+      var text: [UInt8] = []
+      JSONWriter.appendString(value.description, to: &text)
       if let member = members.first(where: { $0.key == key }) {
-        edits.replace(member.valueRange, with: Array(value.utf8))
+        edits.replace(member.valueRange, with: text)
       } else {
         inserted += separator(of: members, in: outline, objectStart: range.lowerBound)
-        inserted += Array("\"\(key)\"".utf8)
+        JSONWriter.appendString(key, to: &inserted)
         inserted += colon(of: members, in: outline)
-        inserted += Array(value.utf8)
+        inserted += text
       }
     }
     for run in runs(of: members.indices.filter { removed.contains(members[$0].key) }) {
@@ -197,35 +197,6 @@ public enum ListResponder {
       }
     }
     return runs
-  }
-}
-
-/// Byte ranges of a text replaced, every other byte kept.
-private struct ByteEdits {
-  let original: [UInt8]
-  private var changes: [(range: Range<Int>, bytes: [UInt8])] = []
-
-  init(_ original: [UInt8]) { self.original = original }
-
-  /// Replaces `range` (empty: inserts there); ranges must not overlap.
-  mutating func replace(_ range: Range<Int>, with bytes: [UInt8]) {
-    changes.append((range, bytes))
-  }
-
-  /// The text with every change made.
-  func applied() -> [UInt8] {
-    var result: [UInt8] = []
-    result.reserveCapacity(original.count + 128)
-    var position = 0
-    for change in changes.sorted(by: {
-      ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound)
-    }) {
-      result += original[position..<change.range.lowerBound]
-      result += change.bytes
-      position = change.range.upperBound
-    }
-    result += original[position...]
-    return result
   }
 }
 

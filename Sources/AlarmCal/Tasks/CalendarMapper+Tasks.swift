@@ -75,11 +75,7 @@ extension CalendarMapper {
   private func keepState(of alarm: Alarm, in task: inout ToDo) {
     task.acknowledgedAt = alarm.acknowledgedAt
     task.snoozedUntil = alarm.snoozedUntil
-    if let until = alarm.snoozedUntil {
-      let uid =
-        alarm.snoozeUID ?? AlarmIdentifier.snoozeUID(ofAlarm: alarm.exportedAlarmUID, until: until)
-      if uid != task.exportedSnoozeUID { task.snoozeUID = uid }
-    }
+    if let uid = alarm.exportedSnoozeUID, uid != task.exportedSnoozeUID { task.snoozeUID = uid }
   }
 
   /// Restores what an export carried of the app's record: the deadline's spelling (kept while
@@ -114,16 +110,7 @@ extension CalendarMapper {
           .taskKept("with the keys alarmcal writes"))
       }
     }
-    for property in item.properties(named: AlarmVocabulary.extraField) {
-      let json = TextEscaping.unescape(property.value)
-      guard let object = (try? JSONParser().parse(json))?.objectValue, object.count == 1 else {
-        lose(
-          item, "\(AlarmVocabulary.extraField) \(quoted(json)) is not a JSON object of one member",
-          .taskKept("without it"))
-        continue
-      }
-      task.extraFields += object
-    }
+    task.extraFields += extraFields(of: item, .taskKept("without it"))
   }
 
   /// Turns the task's alarms into its reminder (the first that fits) and one-shot alarms (the

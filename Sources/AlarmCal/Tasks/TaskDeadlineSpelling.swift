@@ -18,9 +18,6 @@ enum TaskDeadlineSpelling {
     case date
   }
 
-  /// Seconds from 1970-01-01 to Foundation's reference date, 2001-01-01T00:00:00Z.
-  static let referenceDate: Int64 = 978_307_200
-
   /// The form of `literal`, or nil when the reader would not take it as a deadline (a number
   /// must also be a JSON number, since it is written back verbatim).
   static func form(of literal: JSONValue) -> Form? {
@@ -74,7 +71,7 @@ enum TaskDeadlineSpelling {
     let instant = zone.instant(for: local)
     switch form {
     case .dateNumber:
-      return .number(String(instant.secondsSince1970 - referenceDate))
+      return .number(String(instant.secondsSince1970 - AlarmTextFormats.foundationReferenceDate))
     case .utc:
       return .string(instant.description)
     case .offset(let seconds):
@@ -82,7 +79,8 @@ enum TaskDeadlineSpelling {
       let sign = seconds < 0 ? "-" : "+"
       let shifted = instant.adding(seconds: Int64(seconds)).utc
       return .string(
-        "\(shifted)\(sign)\(twoDigits(magnitude / 60)):\(twoDigits(magnitude % 60))")
+        "\(shifted)\(sign)\(AlarmTextFormats.twoDigits(magnitude / 60)):\(AlarmTextFormats.twoDigits(magnitude % 60))"
+      )
     case .local, .date:
       return .string(AlarmTextFormats.localDateTimeString(local))
     }
@@ -114,9 +112,5 @@ enum TaskDeadlineSpelling {
     case .number(let text), .string(let text): text
     default: nil
     }
-  }
-
-  private static func twoDigits(_ value: Int) -> String {
-    value < 10 ? "0\(value)" : "\(value)"
   }
 }

@@ -18,9 +18,12 @@ struct TaskRecordDecoder {
 
   /// The record keys a task has; `id` and `uuid` are other names of `UUID`.
   static let keys = Set([
-    "title", "deadline", "UUID", "id", "uuid", "completed", "notes", "remindMinutesBefore",
-    "timeZone",
-  ]).union(stateKeys)
+    "title", "deadline", "completed", "notes", "remindMinutesBefore", "timeZone",
+  ])
+  .union(idKeys).union(stateKeys)
+
+  /// The keys a task's id may be given under.
+  static let idKeys: Set<String> = ["UUID", "id", "uuid"]
 
   /// The keys of the reminder's RFC 9074 state, which `snooze` and `dismiss` write.
   static let stateKeys: Set<String> = ["acknowledgedAt", "snoozedUntil", "snoozeUid"]
@@ -42,14 +45,14 @@ struct TaskRecordDecoder {
       fail("must be an object, not \(record.typeName)")
       return nil
     }
-    let idKeys = members.map(\.key).filter { $0 == "UUID" || $0 == "id" || $0 == "uuid" }
-    if idKeys.count > 1 {
+    let given = members.map(\.key).filter(Self.idKeys.contains)
+    if given.count > 1 {
       fail(
-        "\(idKeys.map(quoted).joined(separator: " and ")) are all given; they name the same thing")
+        "\(given.map(quoted).joined(separator: " and ")) are all given; they name the same thing")
     }
     let before = problems.count
     var timeZone = zoneName()
-    let id = identifier(idKeys.first)
+    let id = identifier(given.first)
     let title = text("title", required: true) ?? ""
     let deadline = deadline(in: timeZone)
     // A date is floating: due on the reader's clock (RFC 5545 §3.3.4 gives a DATE no zone).
@@ -59,7 +62,7 @@ struct TaskRecordDecoder {
     let remind = minutesBefore()
     let acknowledgedAt = instant("acknowledgedAt")
     let snoozedUntil = instant("snoozedUntil")
-    let snoozeUID = record["snoozeUid"] == nil ? nil : text("snoozeUid", required: false)
+    let snoozeUID = text("snoozeUid", required: false)
     guard problems.count == before, let deadline else { return nil }
     var task = ToDo(
       id: id, title: AlarmTextFormats.normalizedLabel(title), deadline: deadline,

@@ -37,8 +37,6 @@ extension ToDo {
         TaskVocabulary.recordKeys,
         text: writer.string(from: .array(recordKeys.map(JSONValue.string))))
     }
-    for member in extraFields {
-      printer.write(AlarmVocabulary.extraField, text: writer.string(from: .object([member])))
-    }
+    AlarmExporter.writeExtraFields(extraFields, to: &printer)
   }
 }

@@ -65,10 +65,10 @@ extension ValidationRun {
   /// recurs without end) does not cover a series that goes on past its last onset: an RRULE
   /// without COUNT or UNTIL, or one whose UNTIL is later, on a start in that zone.
   private mutating func checkZonesCoverSeries(_ calendar: ICalComponent) {
-    var cut: [String: (rules: VTimezoneRules, until: Instant)] = [:]
+    var cut: [String: (rules: VTimezoneRules, until: Instant, isContinued: Bool)] = [:]
     for zone in calendar.components where zone.name == "VTIMEZONE" {
       if let rules = VTimezoneRules(zone), let until = rules.definedUntil {
-        cut[rules.tzid] = (rules, until)
+        cut[rules.tzid] = (rules, until, ContinuedZone(rules, named: [rules.tzid]) != nil)
       }
     }
     guard !cut.isEmpty else { return }
@@ -81,16 +81,13 @@ extension ValidationRun {
       if let until = rule.until {
         let end: Instant
         switch until {
-        case .utc(let local): end = Instant(secondsSince1970: local.secondsSince1970)
+        case .utc(let local): end = Instant(utc: local)
         default: end = zone.rules.instant(for: until.local)
         }
         guard end > zone.until else { continue }
       }
-      let last = LocalDateTime(
-        secondsSince1970: zone.until.secondsSince1970
-          + Int64(zone.rules.offset(at: zone.until))
-      ).date
-      if ContinuedZone(zone.rules, named: [tzid]) != nil {
+      let last = zone.rules.local(at: zone.until).date
+      if zone.isContinued {
         report(
           .zoneContinuedByIANA, at: position(start, parameter: "TZID"),
           "VTIMEZONE \"\(tzid)\" ends at its onset of \(last) and the series goes on; alarmcal continues it with the IANA zone of that name, which agrees with it; other readers may keep its last offset"

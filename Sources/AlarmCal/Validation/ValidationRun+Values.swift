@@ -6,30 +6,25 @@ struct PropertyTraits {
   let knownToLibical: Bool
   /// The standard's value type of the property; nil for X- and other unknown names.
   let valueType: PropertyValueType?
-  let isText: Bool
-  let isDateTime: Bool
   /// The allowed range of an INTEGER property.
   let integerRange: ClosedRange<Int>?
 
   init(_ name: String) {
     knownToLibical = name.isEmpty || LibicalVocabulary.knowsProperty(name)
     valueType = PropertyValueType.byName[name]
-    isText = valueType?.type == .text
-    isDateTime = valueType?.type == .dateTime
     integerRange = ValidationRun.integerProperties[name]
   }
+
+  /// Whether its value is TEXT.
+  var isText: Bool { valueType?.type == .text }
+  /// Whether its value is a DATE-TIME.
+  var isDateTime: Bool { valueType?.type == .dateTime }
 }
 
 /// Value rules: DATE, DATE-TIME, DURATION, UTC-OFFSET, INTEGER and RECUR syntax, RFC 5545 §3.3.
 extension ValidationRun {
   /// DATE-TIME properties that must be written in UTC.
   static let utcProperties: Set<String> = ["DTSTAMP", "CREATED", "LAST-MODIFIED", "COMPLETED"]
-  /// Where the standard asks for UTC, per property.
-  static let utcSections: [String: String] = [
-    "DTSTAMP": "RFC 5545 §3.8.7.2", "CREATED": "RFC 5545 §3.8.7.1",
-    "LAST-MODIFIED": "RFC 5545 §3.8.7.3", "COMPLETED": "RFC 5545 §3.8.2.1",
-    "TRIGGER": "RFC 5545 §3.8.6.3",
-  ]
   /// INTEGER properties and their allowed range.
   static let integerProperties: [String: ClosedRange<Int>] = [
     "REPEAT": 0...Int.max, "SEQUENCE": 0...Int.max, "PRIORITY": 0...9,
@@ -148,7 +143,7 @@ extension ValidationRun {
         report(
           .notUTC, at: position(line, valueOffset: offset),
           "\(name) value \"\(text)\" must be a UTC time (ending in Z)",
-          rfc: Self.utcSections[name])
+          rfc: PropertyValueType.byName[name]?.section)
       }
     }
   }

@@ -37,18 +37,20 @@ public enum Validator {
         run.check(component, hasMethod: true)
         continue
       }
-      let zone = component.propertyValue(uppercased: "X-WR-TIMEZONE") ?? ""
-      let definitions = CalendarsApart.definitions(in: component)
-      let keptApart =
-        component.propertyValue(uppercased: "PRODID").map(ProductIdentifier.isAlarmcal) == true
-        && !earlier.contains {
-          CalendarsApart.canJoin(zone, definitions, with: $0.zone, $0.definitions)
+      if calendarCount > 1 {
+        let zone = component.propertyValue(uppercased: "X-WR-TIMEZONE") ?? ""
+        let definitions = CalendarsApart.definitions(in: component)
+        let keptApart =
+          component.propertyValue(uppercased: "PRODID").map(ProductIdentifier.isAlarmcal) == true
+          && !earlier.contains {
+            CalendarsApart.canJoin(zone, definitions, with: $0.zone, $0.definitions)
+          }
+        earlier.append((zone, definitions))
+        if seenCalendar, !keptApart {
+          run.report(
+            .multipleCalendars, at: run.begin(component),
+            "another VCALENDAR in the same file; many readers take only the first")
         }
-      earlier.append((zone, definitions))
-      if seenCalendar, !keptApart {
-        run.report(
-          .multipleCalendars, at: run.begin(component),
-          "another VCALENDAR in the same file; many readers take only the first")
       }
       seenCalendar = true
       run.checkCalendar(component)

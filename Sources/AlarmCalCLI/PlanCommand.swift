@@ -95,6 +95,7 @@ enum PlanCommand {
     }
     for warning in compiler.warnings { err.write("warning: \(warning)\n") }
     let plan = compiler.compile()
+    for warning in compiler.lateWarnings { err.write("warning: \(warning)\n") }
     if options.json {
       context.standardOutput.write(JSONWriter(style: .pretty).string(from: plan.json) + "\n")
     } else {

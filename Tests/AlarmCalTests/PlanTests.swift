@@ -54,6 +54,32 @@ import Testing
     #expect(plan.validUntil == nil)
   }
 
+  @Test func twoSeriesWithoutUIDGetRepeatingRequestsOfTheirOwn() throws {
+    let items = ["A", "B"].map { title in
+      [
+        "BEGIN:VEVENT", "DTSTAMP:20261201T000000Z", "SUMMARY:\(title)",
+        "DTSTART;TZID=Europe/Berlin:20261130T070000", "RRULE:FREQ=WEEKLY;BYDAY=MO",
+        "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:PT0S", "END:VALARM", "END:VEVENT",
+      ]
+    }
+    let repeating = Self.repeating(try Self.plan(Self.calendar(items)))
+    #expect(repeating.map(\.title).sorted() == ["A", "B"])
+    #expect(Set(repeating.map(\.identifier)).count == 2)
+  }
+
+  @Test func aRuleStoppedAtTheWorkLimitIsSaid() throws {
+    let text = Self.calendar([
+      Self.event(
+        "stops", ["DTSTART:20261207T090000Z", "RRULE:FREQ=MINUTELY;BYHOUR=9"], alarms: [Self.ring])
+    ])
+    var compiler = PlanCompiler(
+      zone: try #require(TimeZoneRules(identifier: "UTC")), now: Self.now, budget: 64,
+      workLimit: 200)
+    try compiler.read(Array(text.utf8), file: "plan.ics")
+    _ = compiler.compile()
+    #expect(compiler.lateWarnings.contains { "\($0)".contains("stops") })
+  }
+
   @Test func switchedOffAlarmsAndCompletedTasksLeaveThePlanValidForEver() throws {
     let off = Self.event(
       "off", ["DTSTART;TZID=Europe/Berlin:20261220T090000"],

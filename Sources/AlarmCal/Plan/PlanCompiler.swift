@@ -37,20 +37,25 @@ public struct PlanCompiler {
   private var facts = PlanSourceFacts()
   private var fileCount = 0
 
-  /// An empty compiler; ``read(_:file:)`` adds calendars.
+  /// An empty compiler; ``read(_:file:)`` adds calendars. `workLimit`: the candidates one rule
+  /// may try for each firing (``FiringSchedule``'s).
   public init(
-    zone: TimeZoneRules, now: Instant, budget: Int, maximumFirings: Int = 1_000_000
+    zone: TimeZoneRules, now: Instant, budget: Int, maximumFirings: Int = 1_000_000,
+    workLimit: Int = 1_000_000
   ) {
     self.maximumFirings = maximumFirings
     self.zone = zone
     self.now = now
     self.budget = budget
     horizonEnd = now.adding(seconds: Int64(Self.horizonDays) * 86_400)
-    schedule = FiringSchedule(defaultZone: zone)
+    schedule = FiringSchedule(defaultZone: zone, workLimit: workLimit)
   }
 
   /// Warnings found reading the calendars.
   public var warnings: [SchedulerWarning] { schedule.warnings }
+  /// Warnings found compiling: a rule whose expansion stopped at the work limit, so that some
+  /// of its firings are missing from the plan (as `upcoming` says of them).
+  public private(set) var lateWarnings: [SchedulerWarning] = []
 
   /// Adds one calendar file's text (UTF-8).
   public mutating func read(_ bytes: [UInt8], file: String) throws(ICalendarSyntaxError) {
@@ -69,7 +74,7 @@ public struct PlanCompiler {
   /// The plan; call once.
   public mutating func compile() -> NotificationPlan {
     var firings: [Firing] = []
-    _ = schedule.firings(from: now, to: horizonEnd, limit: maximumFirings + 1) {
+    lateWarnings = schedule.firings(from: now, to: horizonEnd, limit: maximumFirings + 1) {
       firings.append($0)
     }
     let cut = firings.count > maximumFirings
@@ -252,19 +257,9 @@ public struct PlanCompiler {
     switch trigger {
     case .once(let id, _): identifier = id
     case .weekly(let weekday, let time):
-      var hasher = AlarmIdentifier.Hasher()
-      hasher.add(firing.uid)
-      hasher.add(0)
-      hasher.add(firing.alarm.key)
-      hasher.add(0)
-      hasher.addDecimal(firing.repeatIndex)
-      hasher.add(0)
-      hasher.add("weekly")
-      hasher.add(0)
-      hasher.addDecimal(weekday.rawValue)
-      hasher.add(0)
-      hasher.add(time.description)
-      identifier = FiringID(hasher).description
+      identifier =
+        firing.idSeed.weeklyID(repeatIndex: firing.repeatIndex, weekday: weekday, time: time)
+        .description
     }
     return PlannedRequest(
       identifier: identifier, title: firing.summary ?? Alarm.defaultLabel, body: "",

@@ -134,6 +134,23 @@ public struct FiringIDSeed: Sendable {
     hasher.addDecimal(repeatIndex)
     return FiringID(hasher)
   }
+
+  /// The identifier of `plan`'s repeating request for this series and alarm, repeat
+  /// `repeatIndex`, on `weekday` at `time`: the series' identity (its UID, or its content
+  /// when it has none), so two series never share one.
+  func weeklyID(repeatIndex: Int, weekday: Weekday, time: LocalTime) -> FiringID {
+    var hasher = prefix
+    hasher.add(alarmKey)
+    hasher.add(0)
+    hasher.addDecimal(repeatIndex)
+    hasher.add(0)
+    hasher.add("weekly")
+    hasher.add(0)
+    hasher.addDecimal(weekday.rawValue)
+    hasher.add(0)
+    hasher.add(time.description)
+    return FiringID(hasher)
+  }
 }
 
 /// A firing's stable identifier: 128 bits of a hash, written as a version 8 UUID

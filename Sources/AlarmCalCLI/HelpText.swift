@@ -111,7 +111,7 @@ enum HelpText {
     """
 
   static let snooze = """
-    Usage: alarmcal snooze FILE --id FIRING_ID (--minutes N | --until ISO) [--now ISO] [--tz ZONE]
+    Usage: alarmcal snooze FILE (--id FIRING_ID | --request ID --delivered ISO) (--minutes N | --until ISO) [--now ISO] [--tz ZONE]
 
     Snooze a firing that has rung, as a clock app's "Snooze" button does, and write it into
     FILE (RFC 9074 §7): the alarm that rang gets ACKNOWLEDGED (now) and a UID if it had none,
@@ -126,10 +126,14 @@ enum HelpText {
 
     Options:
       --id FIRING_ID     The firing's id, as 'alarmcal upcoming' lists it.
+      --request ID       Instead of --id: a 'plan' request's identifier; with --delivered,
+                         the latest firing it stands for at or before the delivery.
+      --delivered ISO    When the request's notification was delivered.
       --minutes N        Ring again N minutes after --now (clock apps offer 5, 30, 60).
       --until ISO        Ring again at this moment (read in --tz without an offset).
       --now ISO          The present moment (default: now); the firing must have rung by then.
-      --tz ZONE          IANA zone for floating times and --until (default: the system zone).
+      --tz ZONE          IANA zone for floating times and --until, and the plan's zone for
+                         --request (default: the system zone).
       -h, --help         Show this help.
 
     Prints "snoozed ID until TIME; the snooze rings as SNOOZE_ID".
@@ -140,7 +144,7 @@ enum HelpText {
     """
 
   static let dismiss = """
-    Usage: alarmcal dismiss FILE --id FIRING_ID [--now ISO] [--tz ZONE]
+    Usage: alarmcal dismiss FILE (--id FIRING_ID | --request ID --delivered ISO) [--now ISO] [--tz ZONE]
 
     Stop a firing that has rung, as a clock app's "Stop" button does, and write it into FILE
     (RFC 9074 §6.1): the alarm gets ACKNOWLEDGED (now) and its pending snoozes are removed.
@@ -153,8 +157,12 @@ enum HelpText {
 
     Options:
       --id FIRING_ID     The firing's id, as 'alarmcal upcoming' lists it (a snooze's too).
+      --request ID       Instead of --id: a 'plan' request's identifier; with --delivered,
+                         the latest firing it stands for at or before the delivery.
+      --delivered ISO    When the request's notification was delivered.
       --now ISO          The present moment (default: now); the firing must have rung by then.
-      --tz ZONE          IANA zone for floating times (default: the system zone).
+      --tz ZONE          IANA zone for floating times, and the plan's zone for --request
+                         (default: the system zone).
       -h, --help         Show this help.
 
     Prints "dismissed ID".

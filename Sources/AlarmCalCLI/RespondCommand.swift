@@ -10,9 +10,15 @@ enum RespondCommand {
     case dismiss
   }
 
+  /// How the firing is named: its id, or a delivered notification's request.
+  enum Target {
+    case id(String)
+    case request(DeliveredRequest)
+  }
+
   struct Options {
     var file: String
-    var id: String
+    var firing: Target
     var minutes: Int?
     var until: Instant?
     var now: Instant
@@ -21,8 +27,9 @@ enum RespondCommand {
   }
 
   static let snoozeUsage =
-    "Usage: alarmcal snooze FILE --id FIRING_ID (--minutes N | --until ISO) [--now ISO] [--tz ZONE]"
-  static let dismissUsage = "Usage: alarmcal dismiss FILE --id FIRING_ID [--now ISO] [--tz ZONE]"
+    "Usage: alarmcal snooze FILE (--id FIRING_ID | --request ID --delivered ISO) (--minutes N | --until ISO) [--now ISO] [--tz ZONE]"
+  static let dismissUsage =
+    "Usage: alarmcal dismiss FILE (--id FIRING_ID | --request ID --delivered ISO) [--now ISO] [--tz ZONE]"
 
   /// How long an edit waits for another process's edit of the same file.
   static let lockWaitSeconds = 10.0
@@ -32,8 +39,8 @@ enum RespondCommand {
       arguments, command: kind.rawValue, usage: kind == .snooze ? snoozeUsage : dismissUsage,
       help: kind == .snooze ? HelpText.snooze : HelpText.dismiss,
       valued: kind == .snooze
-        ? ["id", "minutes", "until", "now", "tz", "max-file-size"]
-        : ["id", "now", "tz", "max-file-size"],
+        ? ["id", "request", "delivered", "minutes", "until", "now", "tz", "max-file-size"]
+        : ["id", "request", "delivered", "now", "tz", "max-file-size"],
       flags: [], context: context
     ) { (parsed) throws(UsageError) in try parseOptions(parsed, kind: kind, context: context) }
     switch outcome {
@@ -50,9 +57,17 @@ enum RespondCommand {
       throw UsageError("one FILE at a time, not \(parsed.positionals.count)")
     }
     guard file != "-" else { throw UsageError("FILE must be a file to edit, not standard input") }
-    guard let id = parsed.values["id"], !id.isEmpty else { throw UsageError("missing --id") }
     let zone = try ConvertCommand.zoneOption(parsed.values["tz"])
     let now = try TimestampArgument.now(of: parsed, in: zone, context: context)
+    let firing: Target
+    switch (parsed.values["id"], try deliveredRequest(parsed, zone: zone)) {
+    case (nil, nil): throw UsageError("missing --id (or --request and --delivered)")
+    case (.some, .some): throw UsageError("--request cannot be used with --id")
+    case (.some(let id), nil):
+      guard !id.isEmpty else { throw UsageError("missing --id") }
+      firing = .id(id)
+    case (nil, .some(let request)): firing = .request(request)
+    }
     var minutes: Int?
     let until = try TimestampArgument.option("until", of: parsed, in: zone)
     if kind == .snooze {
@@ -72,8 +87,23 @@ enum RespondCommand {
       }
     }
     return Options(
-      file: file, id: id, minutes: minutes, until: until, now: now, zone: zone,
+      file: file, firing: firing, minutes: minutes, until: until, now: now, zone: zone,
       maximumBytes: try InputFile.maximumBytes(of: parsed))
+  }
+
+  /// `--request ID --delivered ISO`, the plan's zone `zone`; nil when neither is given.
+  private static func deliveredRequest(_ parsed: ParsedArguments, zone: TimeZoneRules)
+    throws(UsageError) -> DeliveredRequest?
+  {
+    let delivered = try TimestampArgument.option("delivered", of: parsed, in: zone)
+    switch (parsed.values["request"], delivered) {
+    case (nil, nil): return nil
+    case (nil, .some): throw UsageError("--delivered needs --request")
+    case (.some, nil): throw UsageError("--request needs --delivered (when it was delivered)")
+    case (.some(let identifier), .some(let delivered)):
+      guard !identifier.isEmpty else { throw UsageError("missing --request") }
+      return DeliveredRequest(identifier: identifier, delivered: delivered, zone: zone)
+    }
   }
 
   private static func respond(_ kind: Kind, _ options: Options, context: ToolContext) -> ExitCode {
@@ -132,14 +162,16 @@ enum RespondCommand {
     }
     let written: WrittenResponse
     do {
-      if isList {
+      switch options.firing {
+      case .request(let request):
+        written = try request.respond(
+          response, in: bytes, file: path, isList: isList, now: options.now)
+      case .id(let id) where isList:
         written = try ListResponder.respond(
-          response, toFiring: options.id, in: bytes, file: path, now: options.now,
-          zone: options.zone)
-      } else {
+          response, toFiring: id, in: bytes, file: path, now: options.now, zone: options.zone)
+      case .id(let id):
         written = try FiringResponder.respond(
-          response, toFiring: options.id, in: bytes, file: path, now: options.now,
-          zone: options.zone)
+          response, toFiring: id, in: bytes, file: path, now: options.now, zone: options.zone)
       }
     } catch {
       // A list that cannot be read is reported as `convert` reports it: a line per problem.

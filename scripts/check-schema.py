@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks Samples/alarms.schema.json against the record shapes alarmcal reads.
 
-Every record shape and field form README's table lists must validate, and records alarmcal
+Every record shape and field form docs/formats.md's tables list must validate, and records alarmcal
 refuses (two names of one field, a time and an "at", a bad weekday) must not. The samples
 must validate too. Needs the jsonschema package. Exit 1 on any mismatch.
 """

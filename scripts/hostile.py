@@ -7,7 +7,7 @@ the built `alarmcal` binary with a stated outcome and stated time and memory bou
 Inputs are generated (deterministically) into --work. Each case runs one command and checks:
 the exit status, a line of its output or errors (the file, the line and the problem), the wall
 time and the peak RSS (from wait4) against the case's bounds. A run that outlives twice its time
-bound is killed and fails. The table printed at the end is the one README's "Limits" section
+bound is killed and fails. The table printed at the end is the one docs/limits.md
 summarises. Exits 1 when any case fails.
 """
 import argparse

@@ -5,7 +5,7 @@
 Usage: icalendar_read.py IN.ics OUT.json [--tz ZONE]
 
 Parses IN.ics with `icalendar.Calendar.from_ical` (every VCALENDAR in it) and writes the alarm
-list back in the shape and field order alarmcal writes (README.md, "The alarm file"): each
+list back in the shape and field order alarmcal writes (docs/formats.md): each
 VALARM of a VEVENT becomes one alarm, `id` = UID (`UID#2`, `UID#3`, ... for an event's second
 and later alarms), `label` = SUMMARY (empty without one), `time` + `repeat` from DTSTART and
 an RRULE of FREQ=WEEKLY with BYDAY (or FREQ=DAILY: every day), `time` with an empty `repeat`

@@ -4,7 +4,7 @@
 
 Usage: icalendar_write.py ALARMS.json OUT.ics --now ISO [--tz ZONE]
 
-Reads an alarm list in alarmcal's own shape (README.md, "The alarm file"; what
+Reads an alarm list in alarmcal's own shape (docs/formats.md; what
 `Benchmarks/generate.py alarms` writes) and builds, with icalendar's objects (Calendar, Event,
 Alarm, Timezone.from_tzid) and its `to_ical()`, the calendar alarmcal writes: one VEVENT per
 alarm (UID, DTSTAMP = --now, DTSTART;TZID at the first ring at or after --now or at `at`,

@@ -17,7 +17,7 @@ public struct AlarmFileReader: Sendable {
   }
 
   /// The most alarms (and elements of any JSON array) a list may hold: a clock app keeps
-  /// dozens, and the bound keeps a hostile list's memory bounded (BENCHMARKS.md, README).
+  /// dozens, and the bound keeps a hostile list's memory bounded (docs/limits.md).
   public static let maximumAlarms = 100_000
 
   /// The alarms in `bytes` (tasks beside them are left to ``readList(_:)``), or every problem
@@ -246,7 +246,7 @@ extension AlarmFileReader {
 }
 
 /// What a record field means. Each has the names alarm apps write for it: alarmcal's own
-/// first, then the synonyms (README, "The alarm file").
+/// first, then the synonyms (docs/formats.md).
 private enum Field: Int, CaseIterable {
   case id, time, at, repeats, label, sound, snooze, snoozeMinutes, enabled, timeZone
   // The RFC 9074 state.

@@ -2,7 +2,7 @@ import CalDAV
 import Foundation
 
 /// What the CalDAV commands share: the `--url`, `--user` and `--password-file` options, the
-/// session they open, and the exit status each kind of failure ends with (README: CalDAV).
+/// session they open, and the exit status each kind of failure ends with (docs/caldav.md).
 struct CalDAVConnection {
   /// The options every CalDAV command takes besides its own.
   static let valuedOptions: Set<String> = ["url", "user", "password-file"]
@@ -56,7 +56,7 @@ struct CalDAVConnection {
     return exitCode(for: error)
   }
 
-  /// The exit status for a failed exchange (README: CalDAV exit status).
+  /// The exit status for a failed exchange (docs/caldav.md, "Credentials, limits and exit status").
   static func exitCode(for error: DAVError) -> ExitCode {
     switch error {
     case .unauthorized, .forbidden: return .noPermission

@@ -1,0 +1,136 @@
+// How an iOS app keeps its pending notifications equal to the latest `alarmcal plan`.
+//
+// The plan is made where the alarm file lives (a Mac, a server, a relay the app talks to):
+//
+//     alarmcal plan alarms.json --now 2026-12-07T08:00:00Z --tz Europe/Berlin
+//
+// with the device's moment and zone, which the app sends along. The app then
+// 1. registers the plan's categories and their actions,
+// 2. removes the pending requests of an earlier plan that this one no longer holds,
+// 3. adds this plan's requests (an identifier already pending is replaced),
+// 4. plans again at `validUntil`, whenever the device's zone changes, and when it comes to the
+//    foreground after `validUntil` (a timer does not fire while the app is suspended).
+
+import Foundation
+import UserNotifications
+
+/// Schedules the requests of `alarmcal plan` and plans again when the plan says.
+@MainActor
+final class NotificationPlanner {
+  /// The categories of alarmcal's plans start with this; other notifications of the app are
+  /// never removed.
+  static let categoryPrefix = "alarmcal."
+
+  /// Asks where the alarm file lives for a plan made at this moment in this zone.
+  typealias PlanSource = @Sendable (_ now: Date, _ zone: TimeZone) async throws -> Data
+
+  private let fetchPlan: PlanSource
+  private var replanTimer: Timer?
+  private var zoneObserver: NSObjectProtocol?
+  /// The current plan's `validUntil` and the zone it was made for.
+  private(set) var validUntil: Date?
+  private(set) var plannedZone: TimeZone?
+
+  init(fetchPlan: @escaping PlanSource) {
+    self.fetchPlan = fetchPlan
+  }
+
+  /// Asks for permission, plans, and plans again whenever the device's zone changes: the
+  /// plan's repeating requests follow the wall clock of the zone they were planned in.
+  func start() async throws {
+    _ = try await UNUserNotificationCenter.current().requestAuthorization(options: [.alert, .sound])
+    zoneObserver = NotificationCenter.default.addObserver(
+      forName: .NSSystemTimeZoneDidChange, object: nil, queue: .main
+    ) { [weak self] _ in
+      Task { @MainActor in try? await self?.planAgain() }
+    }
+    try await planAgain()
+  }
+
+  /// Call when the app comes to the foreground: plans again if the plan has run out or the
+  /// zone changed while the app was suspended.
+  func planIfDue(now: Date = Date()) async throws {
+    let expired = validUntil.map { $0 <= now } ?? false
+    if plannedZone != TimeZone.current || expired { try await planAgain() }
+  }
+
+  /// Fetches a plan for this moment and zone and schedules it.
+  func planAgain() async throws {
+    let zone = TimeZone.current
+    let plan = try AlarmPlan.decode(try await fetchPlan(Date(), zone))
+    try await schedule(plan)
+    plannedZone = zone
+  }
+
+  /// Makes the pending requests of earlier plans equal to `plan`'s.
+  ///
+  /// The center is fetched for each call rather than kept: the call then sends a value no
+  /// other code holds, which Swift 6 allows whether or not the SDK marks the center Sendable.
+  func schedule(_ plan: AlarmPlan) async throws {
+    UNUserNotificationCenter.current().setNotificationCategories(
+      Set(plan.categories.map(\.notificationCategory)))
+    let kept = Set(plan.requests.map(\.identifier))
+    // Stale ones first, so that the pending requests never exceed iOS's 64.
+    let stale = await UNUserNotificationCenter.current().pendingNotificationRequests()
+      .filter {
+        $0.content.categoryIdentifier.hasPrefix(Self.categoryPrefix)
+          && !kept.contains($0.identifier)
+      }
+      .map(\.identifier)
+    UNUserNotificationCenter.current().removePendingNotificationRequests(withIdentifiers: stale)
+    for request in plan.requests {
+      try await UNUserNotificationCenter.current().add(request.notificationRequest)
+    }
+    validUntil = plan.validUntil
+    planAgain(at: plan.validUntil)
+  }
+
+  /// A timer at `validUntil` while the app runs; ``planIfDue(now:)`` covers a suspended app.
+  private func planAgain(at instant: Date?) {
+    replanTimer?.invalidate()
+    replanTimer = nil
+    guard let instant else { return }
+    let timer = Timer(fire: instant, interval: 0, repeats: false) { [weak self] _ in
+      // A plan that cannot be fetched leaves the last one pending; the next foreground retries.
+      Task { @MainActor in try? await self?.planAgain() }
+    }
+    RunLoop.main.add(timer, forMode: .common)
+    replanTimer = timer
+  }
+}
+
+extension AlarmPlan.Request {
+  /// The request to add: a calendar trigger at the plan's date components.
+  var notificationRequest: UNNotificationRequest {
+    let content = UNMutableNotificationContent()
+    content.title = title
+    content.body = body
+    content.sound = notificationSound
+    content.categoryIdentifier = categoryIdentifier
+    content.threadIdentifier = threadIdentifier
+    content.userInfo = userInfo.dictionary
+    let calendarTrigger = UNCalendarNotificationTrigger(
+      dateMatching: trigger.dateComponents.dateComponents, repeats: trigger.repeats)
+    return UNNotificationRequest(identifier: identifier, content: content, trigger: calendarTrigger)
+  }
+
+  /// The named sound from the app's bundle (`Radar.caf` for "Radar"), or the default one.
+  var notificationSound: UNNotificationSound {
+    sound == "default"
+      ? .default : UNNotificationSound(named: UNNotificationSoundName("\(sound).caf"))
+  }
+}
+
+extension AlarmPlan.Category {
+  /// The category to register; a dismissed notification is reported too (as Stop).
+  var notificationCategory: UNNotificationCategory {
+    UNNotificationCategory(
+      identifier: identifier,
+      actions: actions.map { action in
+        UNNotificationAction(
+          identifier: action.identifier, title: action.title,
+          options: action.snoozeMinutes == nil ? [.destructive] : [])
+      },
+      intentIdentifiers: [], options: [.customDismissAction])
+  }
+}

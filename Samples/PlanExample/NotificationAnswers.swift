@@ -3,11 +3,12 @@
 // A notification carries its request's identifier and the moment it was delivered. Where the
 // file lives, the answer becomes
 //
-//     alarmcal snooze alarms.json --request ID --delivered ISO --minutes 5 --now ISO
-//     alarmcal dismiss alarms.json --request ID --delivered ISO --now ISO
+//     alarmcal snooze alarms.json --request ID --delivered ISO --minutes 5 --now ISO --tz ZONE
+//     alarmcal dismiss alarms.json --request ID --delivered ISO --now ISO --tz ZONE
 //
 // which picks the latest firing of that request at or before the delivery (a late delivery
-// included): for a repeating request, the week's firing that rang.
+// included): for a repeating request, the week's firing that rang. ZONE is the zone the plan
+// was made for, which the request carries in its userInfo.
 
 import Foundation
 import UserNotifications
@@ -24,6 +25,8 @@ struct NotificationAnswer: Codable, Equatable, Sendable {
   let delivered: Date
   let answered: Date
   let choice: Choice
+  /// The zone the plan was made for (an IANA name).
+  let zone: String
 
   /// The answer to `response`, or nil when the user only opened the app.
   init?(response: UNNotificationResponse, answered: Date) {
@@ -35,16 +38,20 @@ struct NotificationAnswer: Codable, Equatable, Sendable {
     } else {
       return nil  // UNNotificationDefaultActionIdentifier: the app was opened.
     }
-    requestIdentifier = response.notification.request.identifier
+    let request = response.notification.request
+    requestIdentifier = request.identifier
     delivered = response.notification.date
     self.answered = answered
+    zone =
+      request.content.userInfo[AlarmPlan.Request.planZoneKey] as? String
+      ?? TimeZone.current.identifier
   }
 
   /// The `alarmcal` arguments that write this answer into `file`.
   func alarmcalArguments(file: String) -> [String] {
     let iso = ISO8601DateFormatter()
     let firing = ["--request", requestIdentifier, "--delivered", iso.string(from: delivered)]
-    let now = ["--now", iso.string(from: answered)]
+    let now = ["--now", iso.string(from: answered), "--tz", zone]
     switch choice {
     case .snooze(let minutes):
       return ["snooze", file] + firing + ["--minutes", String(minutes)] + now

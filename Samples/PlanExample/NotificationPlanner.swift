@@ -58,15 +58,15 @@ final class NotificationPlanner {
   func planAgain() async throws {
     let zone = TimeZone.current
     let plan = try AlarmPlan.decode(try await fetchPlan(Date(), zone))
-    try await schedule(plan)
+    try await schedule(plan, plannedIn: zone)
     plannedZone = zone
   }
 
-  /// Makes the pending requests of earlier plans equal to `plan`'s.
+  /// Makes the pending requests of earlier plans equal to `plan`'s, made for `zone`.
   ///
   /// The center is fetched for each call rather than kept: the call then sends a value no
   /// other code holds, which Swift 6 allows whether or not the SDK marks the center Sendable.
-  func schedule(_ plan: AlarmPlan) async throws {
+  func schedule(_ plan: AlarmPlan, plannedIn zone: TimeZone) async throws {
     UNUserNotificationCenter.current().setNotificationCategories(
       Set(plan.categories.map(\.notificationCategory)))
     let kept = Set(plan.requests.map(\.identifier))
@@ -79,7 +79,7 @@ final class NotificationPlanner {
       .map(\.identifier)
     UNUserNotificationCenter.current().removePendingNotificationRequests(withIdentifiers: stale)
     for request in plan.requests {
-      try await UNUserNotificationCenter.current().add(request.notificationRequest)
+      try await UNUserNotificationCenter.current().add(request.notificationRequest(plannedIn: zone))
     }
     validUntil = plan.validUntil
     planAgain(at: plan.validUntil)
@@ -100,15 +100,19 @@ final class NotificationPlanner {
 }
 
 extension AlarmPlan.Request {
+  /// The `userInfo` key of the zone the plan was made for: an answer names it (`--tz`), since
+  /// a repeating request's weekday and time are read in it.
+  static let planZoneKey = "planZone"
+
   /// The request to add: a calendar trigger at the plan's date components.
-  var notificationRequest: UNNotificationRequest {
+  func notificationRequest(plannedIn zone: TimeZone) -> UNNotificationRequest {
     let content = UNMutableNotificationContent()
     content.title = title
     content.body = body
     content.sound = notificationSound
     content.categoryIdentifier = categoryIdentifier
     content.threadIdentifier = threadIdentifier
-    content.userInfo = userInfo.dictionary
+    content.userInfo = userInfo.dictionary.merging([Self.planZoneKey: zone.identifier]) { $1 }
     let calendarTrigger = UNCalendarNotificationTrigger(
       dateMatching: trigger.dateComponents.dateComponents, repeats: trigger.repeats)
     return UNNotificationRequest(identifier: identifier, content: content, trigger: calendarTrigger)

@@ -14,7 +14,7 @@ import Testing
     let work = try temporaryFolder()
     let plans = try Self.samplePlans(into: work)
     let decoder = try Self.compileExample(into: work)
-    let run = try Self.run(decoder, plans.map(\.path))
+    let run = try Self.run(decoder, ["Europe/Berlin"] + plans.map(\.path))
     try #require(run.status == 0, "\(run.stderr)")
     let decoded = try #require(
       try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
@@ -119,6 +119,7 @@ import Testing
       }
       let info = try #require(request["userInfo"] as? [String: Any])
       #expect(made["userInfoUID"] as? String == info["uid"] as? String, "\(file)")
+      #expect(made["planZone"] as? String == "Europe/Berlin", "\(file)")
     }
     let categories = try #require(plan["categories"] as? [[String: Any]])
     let madeCategories = try #require(decoded["categories"] as? [[String: Any]])

@@ -1,15 +1,19 @@
 // Decodes `alarmcal plan` JSON files with Samples/PlanExample's own types, turns them into the
 // requests and categories the example registers, and prints what those hold as one JSON array
 // (one object per file), for PlanSampleTests to compare with the plan's JSON.
+//
+// Usage: decode-plan ZONE FILE...   (ZONE: the zone the plans were made for)
 
 import Foundation
 import UserNotifications
 
+guard CommandLine.arguments.count > 1, let zone = TimeZone(identifier: CommandLine.arguments[1])
+else { fatalError("usage: decode-plan ZONE FILE...") }
 var plans: [[String: Any]] = []
-for path in CommandLine.arguments.dropFirst() {
+for path in CommandLine.arguments.dropFirst(2) {
   let plan = try AlarmPlan.decode(Data(contentsOf: URL(fileURLWithPath: path)))
   var requests: [[String: Any]] = []
-  for request in plan.requests.map(\.notificationRequest) {
+  for request in plan.requests.map({ $0.notificationRequest(plannedIn: zone) }) {
     guard let trigger = request.trigger as? UNCalendarNotificationTrigger else {
       fatalError("\(request.identifier): no calendar trigger")
     }
@@ -31,6 +35,7 @@ for path in CommandLine.arguments.dropFirst() {
       "categoryIdentifier": request.content.categoryIdentifier,
       "threadIdentifier": request.content.threadIdentifier,
       "userInfoUID": request.content.userInfo["uid"] as? String ?? "",
+      "planZone": request.content.userInfo[AlarmPlan.Request.planZoneKey] as? String ?? "",
     ])
   }
   let categories: [[String: Any]] = plan.categories.map(\.notificationCategory).map { category in

@@ -8,8 +8,10 @@
 // 1. registers the plan's categories and their actions,
 // 2. removes the pending requests of an earlier plan that this one no longer holds,
 // 3. adds this plan's requests (an identifier already pending is replaced),
-// 4. plans again at `validUntil`, whenever the device's zone changes, and when it comes to the
-//    foreground after `validUntil` (a timer does not fire while the app is suspended).
+// 4. plans again before `validUntil` (a plan made at `validUntil` would come too late for the
+//    firing there), whenever the device's zone changes, and when it comes to the foreground
+//    within a day of `validUntil` (a timer does not fire while the app is suspended, and the
+//    app may not run again in time).
 
 import Foundation
 import UserNotifications
@@ -20,6 +22,8 @@ final class NotificationPlanner {
   /// The categories of alarmcal's plans start with this; other notifications of the app are
   /// never removed.
   static let categoryPrefix = "alarmcal."
+  /// How long before `validUntil` the app plans again.
+  static let renewalMargin: TimeInterval = 24 * 3600
 
   /// Asks where the alarm file lives for a plan made at this moment in this zone.
   typealias PlanSource = @Sendable (_ now: Date, _ zone: TimeZone) async throws -> Data
@@ -47,11 +51,13 @@ final class NotificationPlanner {
     try await planAgain()
   }
 
-  /// Call when the app comes to the foreground: plans again if the plan has run out or the
-  /// zone changed while the app was suspended.
+  /// Call when the app comes to the foreground: plans again if the plan ends within
+  /// ``renewalMargin`` or the zone changed while the app was suspended.
   func planIfDue(now: Date = Date()) async throws {
-    let expired = validUntil.map { $0 <= now } ?? false
-    if plannedZone != TimeZone.current || expired { try await planAgain() }
+    let ending = validUntil.map { $0.timeIntervalSince(now) < Self.renewalMargin } ?? false
+    if plannedZone?.identifier != TimeZone.current.identifier || ending {
+      try await planAgain()
+    }
   }
 
   /// Fetches a plan for this moment and zone and schedules it.
@@ -85,12 +91,22 @@ final class NotificationPlanner {
     planAgain(at: plan.validUntil)
   }
 
-  /// A timer at `validUntil` while the app runs; ``planIfDue(now:)`` covers a suspended app.
-  private func planAgain(at instant: Date?) {
+  /// When to plan again: ``renewalMargin`` before `validUntil`, or halfway there when it is
+  /// closer (a plan that holds less than a day is renewed without planning in a loop).
+  static func renewal(before validUntil: Date, now: Date) -> Date {
+    max(
+      validUntil.addingTimeInterval(-renewalMargin),
+      now.addingTimeInterval(validUntil.timeIntervalSince(now) / 2))
+  }
+
+  /// A timer before `validUntil` while the app runs; ``planIfDue(now:)`` covers a suspended
+  /// app.
+  private func planAgain(at validUntil: Date?) {
     replanTimer?.invalidate()
     replanTimer = nil
-    guard let instant else { return }
-    let timer = Timer(fire: instant, interval: 0, repeats: false) { [weak self] _ in
+    guard let validUntil else { return }
+    let fire = Self.renewal(before: validUntil, now: Date())
+    let timer = Timer(fire: fire, interval: 0, repeats: false) { [weak self] _ in
       // A plan that cannot be fetched leaves the last one pending; the next foreground retries.
       Task { @MainActor in try? await self?.planAgain() }
     }

@@ -104,13 +104,15 @@ import Testing
     #expect(plan.validUntil == nil)
   }
 
-  @Test func aDailyAlarmAt0230PlansItsSundaysAsOneShots() throws {
-    // Berlin skips 02:30 on the last Sunday of March and repeats it on the last of October:
-    // iOS does not document what a repeating trigger does then, so Sundays are one-shots.
+  @Test(arguments: ["Europe/Berlin", "America/New_York"])
+  func aDailyAlarmAt0230PlansItsSundaysAsOneShots(zone: String) throws {
+    // Berlin skips 02:30 on the last Sunday of March and repeats it on the last of October;
+    // New York skips it on the second Sunday of March. iOS does not document what a
+    // repeating trigger does then, so Sundays are one-shots.
     let daily = Self.event(
-      "daily", ["DTSTART;TZID=Europe/Berlin:20261130T023000", "RRULE:FREQ=DAILY"],
+      "daily", ["DTSTART;TZID=\(zone):20261130T023000", "RRULE:FREQ=DAILY"],
       alarms: [Self.ring])
-    let plan = try Self.plan(Self.calendar([daily]))
+    let plan = try Self.plan(Self.calendar([daily]), zone: zone)
     let days = Set(
       Self.repeating(plan).compactMap { request -> Weekday? in
         if case .weekly(let day, _) = request.trigger { day } else { nil }
@@ -146,8 +148,12 @@ import Testing
         ], alarms: [Self.ring])
     }
     let plan = try Self.plan(Self.calendar(items))
+    // Fourteen daily alarms are 98 weekly units. From Monday 09:00 Berlin, each day's 14
+    // firings meet 14 new units: Monday to Thursday 56, Friday's first eight (10:00 to 13:30)
+    // fill the budget, and Friday 14:00 Berlin is the first firing left out.
     #expect(plan.requests.count == 64)
-    #expect(plan.validUntil != nil)
+    #expect(Self.repeating(plan).count == 64)
+    #expect(plan.validUntil == Instant(secondsSince1970: 1_796_994_000))  // 2026-12-11T13:00Z
   }
 
   @Test func aSnoozePendingAtNowIsAOneShot() throws {
@@ -178,11 +184,20 @@ import Testing
     let wednesday = Instant(secondsSince1970: 1_796_796_000)  // 2026-12-09T06:00:00Z
     for request in plan.requests {
       if case .once(_, let at) = request.trigger { #expect(at > wednesday) }
-      if case .weekly(let day, _) = request.trigger {
-        #expect(day != .tuesday && day != .wednesday)
-      }
     }
-    #expect(!plan.requests.isEmpty)
+    // A repeating request would ring this Tuesday and Wednesday: those weekdays are
+    // one-shots from next week on, 59 of them after the five repeating requests, and the
+    // 60th, Wednesday 2027-07-07 07:00 Berlin (29 weeks after 2026-12-16), is left out.
+    let days = Self.repeating(plan).compactMap { request -> Weekday? in
+      if case .weekly(let day, _) = request.trigger { day } else { nil }
+    }
+    #expect(Set(days) == [.thursday, .friday, .saturday, .sunday, .monday])
+    #expect(plan.requests.count == 64)
+    let nextTuesday = Instant(secondsSince1970: 1_797_314_400)  // 2026-12-15T06:00:00Z
+    #expect(
+      plan.requests.first { !Self.repeating(plan).contains($0) }?.trigger.isOnce(at: nextTuesday)
+        == true)
+    #expect(plan.validUntil == Instant(secondsSince1970: 1_814_936_400))  // 2027-07-07T05:00Z
   }
 
   @Test func anAlarmWithAnExdatePlansThatWeekdayAsOneShots() throws {

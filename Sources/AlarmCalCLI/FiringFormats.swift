@@ -236,7 +236,7 @@ struct FiringJSONWriter {
 
   /// The JSON object of one firing, compact: `trigger`, `local`, `uid`, `component`,
   /// `recurrenceId`, `eventStart`, `summary`, `action`, `repeat`, `acknowledged`, `alarmUid`,
-  /// `snooze`, `snoozeOf`, `file` and `id`, in that order.
+  /// `isSnooze`, `snoozeOf`, `sound`, `snooze`, `snoozeMinutes`, `file` and `id`, in that order.
   mutating func writeJSON(_ firing: Firing, to output: inout ByteWriter) {
     var bytes: [UInt8] = []
     let text = SharedJSON(firing, into: &bytes)
@@ -290,7 +290,8 @@ struct FiringJSONWriter {
     let uidToRecurrenceID: Range<Int>
     /// `…,"action":…,"repeat":` (after `"summary":`)
     let summaryToRepeat: Range<Int>
-    /// `,"alarmUid":…,"snooze":…,"snoozeOf":…,"file":…,"id":"`
+    /// `,"alarmUid":…,"isSnooze":…,"snoozeOf":…,"sound":…,"snooze":…,"snoozeMinutes":…,`
+    /// `"file":…,"id":"`
     let alarmUIDToID: Range<Int>
     let idSeed: FiringIDSeed
 
@@ -311,8 +312,14 @@ struct FiringJSONWriter {
       runs.append(#","alarmUid":"#)
       FiringJSONWriter.appendOptionalString(firing.alarmUID, to: &runs)
       runs.append(
-        firing.isSnooze ? #","snooze":true,"snoozeOf":"# : #","snooze":false,"snoozeOf":"#)
+        firing.isSnooze ? #","isSnooze":true,"snoozeOf":"# : #","isSnooze":false,"snoozeOf":"#)
       FiringJSONWriter.appendOptionalString(firing.snoozeOf, to: &runs)
+      let settings = firing.settings
+      runs.append(#","sound":"#)
+      FiringJSONWriter.appendOptionalString(settings.sound, to: &runs)
+      runs.append(settings.offersSnooze ? #","snooze":true"# : #","snooze":false"#)
+      runs.append(#","snoozeMinutes":"#)
+      runs.appendDecimal(settings.snoozeMinutes)
       runs.append(#","file":"#)
       runs.appendJSONString(firing.file)
       runs.append(#","id":""#)

@@ -125,7 +125,7 @@ import Testing
       result.stdout == """
         Mon 2027-03-22  05:45     in 45m        Work (snoozed)  AUDIO  \(file)  (acknowledged)
         Mon 2027-03-22  06:15:05  in 1h 15m     Work (snoozed)  AUDIO  \(file)  (snooze)
-        Tue 2027-03-23  05:45     in 1d 00h     Work  AUDIO  \(file)
+        Tue 2027-03-23  05:45     in 1d 00h     Work            AUDIO  \(file)
 
         """)
   }

@@ -150,7 +150,7 @@ class Checker:
             self.respond(path, firing, now, snooze_minutes=30)
             self.compare(path, now, f"{label} #{pick} snoozed")
             snooze = next(
-                (f for f in self.upcoming(path, now, limit=64) if f["snooze"]), None
+                (f for f in self.upcoming(path, now, limit=64) if f["isSnooze"]), None
             )
             if snooze is None:
                 self.problems.append(f"{label} #{pick}: upcoming lists no snooze")
@@ -158,7 +158,7 @@ class Checker:
             later = parse(snooze["trigger"]) + dt.timedelta(seconds=5)
             self.respond(path, snooze, later, snooze_minutes=5)
             self.compare(path, later, f"{label} #{pick} snoozed again")
-            again = next((f for f in self.upcoming(path, later, limit=64) if f["snooze"]), None)
+            again = next((f for f in self.upcoming(path, later, limit=64) if f["isSnooze"]), None)
             if again is None:
                 self.problems.append(f"{label} #{pick}: no second snooze")
                 continue

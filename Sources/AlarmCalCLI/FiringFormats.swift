@@ -61,7 +61,8 @@ struct FiringPrinter: ~Copyable {
     case .json, .ndjson:
       json.write(batch, at: index, to: &pending, first: count == 0, ndjson: format == .ndjson)
     case .text:
-      text.write(batch[index], to: &pending)
+      text.add(batch[index])
+      if text.heldRows >= FiringTextWriter.blockRows { text.write(to: &pending) }
     }
     flushWhenFull()
     count += 1
@@ -72,42 +73,108 @@ struct FiringPrinter: ~Copyable {
     switch format {
     case .json: emit(count == 0 ? "]\n" : "\n]\n")
     case .ndjson: break
-    case .text: if count == 0 && sayWhenEmpty { emit("No alarms in this window.\n") }
+    case .text:
+      text.write(to: &pending)
+      if count == 0 && sayWhenEmpty { emit("No alarms in this window.\n") }
     }
     flush()
   }
 }
 
-/// Writes firings as rows of the table for people.
+/// Writes firings as rows of the table for people, its columns aligned.
+///
+/// Rows are held and written a block at a time (``blockRows``), each column as wide as its
+/// widest cell so far, so a block's rows line up, and a later block's with it unless it holds a
+/// wider cell: holding every row would hold a year of firings in memory for one table.
 struct FiringTextWriter {
   let zone: TimeZoneRules
   let now: Instant
   let colour: Bool
 
-  /// Appends `Thu 2026-12-03  07:00     in 22h 59m    Label  AUDIO  file.ics` and a new line:
-  /// the time with its seconds when they are not zero (a snooze at 06:15:05), `(snooze)` at
-  /// the end of a snooze's row, and `(acknowledged)` at the end of a row that
-  /// `--include-acknowledged` lists.
-  func write(_ firing: Firing, to output: inout ByteWriter) {
+  /// The most rows held before they are written.
+  static let blockRows = 1_024
+  /// The padded columns (weekday and date, time, how long until, label, action) and the last,
+  /// unpadded one (the file and the row's marks).
+  private static let paddedColumns = 5
+  private static let columns = paddedColumns + 1
+  /// The index of the time column, written bold on a terminal.
+  private static let timeColumn = 1
+
+  /// The held rows' cells, one after another.
+  private var cells: [UInt8] = []
+  /// Where each held cell ends in `cells`, ``columns`` per row.
+  private var cellEnds: [Int] = []
+  /// The display width of each held cell.
+  private var cellWidths: [Int] = []
+  /// The width of each padded column so far: at least a time with seconds (`06:15:05`) and
+  /// `in 1d 00h ago`'s room, so most tables keep the columns they always had.
+  private var widths = [0, 8, 12, 0, 0]
+
+  init(zone: TimeZoneRules, now: Instant, colour: Bool) {
+    self.zone = zone
+    self.now = now
+    self.colour = colour
+  }
+
+  /// How many rows are held.
+  var heldRows: Int { cellEnds.count / Self.columns }
+
+  /// Holds the row of `firing`: `Thu 2026-12-03`, `07:00` (with its seconds when they are not
+  /// zero: a snooze at 06:15:05), `in 22h 59m`, the label, the action, and the file, then
+  /// `(snooze)` for a snooze and `(acknowledged)` for a row that `--include-acknowledged` lists.
+  mutating func add(_ firing: Firing) {
     let local = zone.local(at: firing.trigger)
-    output.append(Self.name(of: local.date.weekday))
-    output.append(UInt8(ascii: " "))
-    Self.appendDate(local.date, to: &output)
-    output.append("  ")
-    appendTime(local.time, to: &output)
-    output.append("  ")
-    let relativeStart = output.count
-    Self.appendRelative(firing.trigger.secondsSince1970 - now.secondsSince1970, to: &output)
-    output.appendSpaces(12 - (output.count - relativeStart))
-    output.append("  ")
-    Self.appendPrintable(firing.summary ?? "(no title)", to: &output)
-    output.append("  ")
-    output.appendUTF8(firing.action)
-    output.append("  ")
-    output.appendUTF8(firing.file)
-    if firing.isSnooze { output.append("  (snooze)") }
-    if firing.acknowledged { output.append("  (acknowledged)") }
-    output.append(UInt8(ascii: "\n"))
+    var cell = ByteWriter(capacity: 64)
+    cell.append(Self.name(of: local.date.weekday))
+    cell.append(UInt8(ascii: " "))
+    Self.appendDate(local.date, to: &cell)
+    end(cell: &cell)
+    Self.appendTime(local.time, to: &cell)
+    end(cell: &cell)
+    Self.appendRelative(firing.trigger.secondsSince1970 - now.secondsSince1970, to: &cell)
+    end(cell: &cell)
+    Self.appendPrintable(firing.summary ?? "(no title)", to: &cell)
+    end(cell: &cell)
+    cell.appendUTF8(firing.action)
+    end(cell: &cell)
+    cell.appendUTF8(firing.file)
+    if firing.isSnooze { cell.append("  (snooze)") }
+    if firing.acknowledged { cell.append("  (acknowledged)") }
+    end(cell: &cell)
+  }
+
+  /// Ends the cell written in `cell`: keeps its bytes and width and empties it.
+  private mutating func end(cell: inout ByteWriter) {
+    let bytes = cell.bytes
+    cells += bytes
+    cellEnds.append(cells.count)
+    cellWidths.append(TerminalWidth.of(bytes))
+    let column = cellWidths.count % Self.columns - 1
+    if column >= 0 && column < Self.paddedColumns {
+      widths[column] = max(widths[column], cellWidths[cellWidths.count - 1])
+    }
+    cell.removeAll()
+  }
+
+  /// Appends the held rows, aligned, each ending in a new line, and lets them go.
+  mutating func write(to output: inout ByteWriter) {
+    var start = 0
+    for (index, end) in cellEnds.enumerated() {
+      let column = index % Self.columns
+      let bold = colour && column == Self.timeColumn
+      if bold { output.append("\u{1B}[1m") }
+      output.append(cells[start..<end])
+      if bold { output.append("\u{1B}[0m") }
+      if column < Self.paddedColumns {
+        output.appendSpaces(widths[column] - cellWidths[index] + 2)
+      } else {
+        output.append(UInt8(ascii: "\n"))
+      }
+      start = end
+    }
+    cells.removeAll(keepingCapacity: true)
+    cellEnds.removeAll(keepingCapacity: true)
+    cellWidths.removeAll(keepingCapacity: true)
   }
 
   private static func name(of weekday: Weekday) -> StaticString {
@@ -131,10 +198,8 @@ struct FiringTextWriter {
     }
   }
 
-  /// Appends `HH:MM`, or `HH:MM:SS` when the seconds are not zero, bold on a terminal, and
-  /// padded to eight columns.
-  private func appendTime(_ time: LocalTime, to output: inout ByteWriter) {
-    if colour { output.append("\u{1B}[1m") }
+  /// Appends `HH:MM`, or `HH:MM:SS` when the seconds are not zero.
+  private static func appendTime(_ time: LocalTime, to output: inout ByteWriter) {
     output.appendTwoDigits(time.hour)
     output.append(UInt8(ascii: ":"))
     output.appendTwoDigits(time.minute)
@@ -142,8 +207,6 @@ struct FiringTextWriter {
       output.append(UInt8(ascii: ":"))
       output.appendTwoDigits(time.second)
     }
-    if colour { output.append("\u{1B}[0m") }
-    output.appendSpaces(time.second != 0 ? 0 : 3)
   }
 
   /// Appends `in 2h 05m`, `in 3d 04h`, `in 45s`, or `… ago`.
@@ -236,7 +299,7 @@ struct FiringJSONWriter {
 
   /// The JSON object of one firing, compact: `trigger`, `local`, `uid`, `component`,
   /// `recurrenceId`, `eventStart`, `summary`, `action`, `repeat`, `acknowledged`, `alarmUid`,
-  /// `snooze`, `snoozeOf`, `file` and `id`, in that order.
+  /// `isSnooze`, `snoozeOf`, `sound`, `snooze`, `snoozeMinutes`, `file` and `id`, in that order.
   mutating func writeJSON(_ firing: Firing, to output: inout ByteWriter) {
     var bytes: [UInt8] = []
     let text = SharedJSON(firing, into: &bytes)
@@ -290,7 +353,8 @@ struct FiringJSONWriter {
     let uidToRecurrenceID: Range<Int>
     /// `…,"action":…,"repeat":` (after `"summary":`)
     let summaryToRepeat: Range<Int>
-    /// `,"alarmUid":…,"snooze":…,"snoozeOf":…,"file":…,"id":"`
+    /// `,"alarmUid":…,"isSnooze":…,"snoozeOf":…,"sound":…,"snooze":…,"snoozeMinutes":…,`
+    /// `"file":…,"id":"`
     let alarmUIDToID: Range<Int>
     let idSeed: FiringIDSeed
 
@@ -311,8 +375,14 @@ struct FiringJSONWriter {
       runs.append(#","alarmUid":"#)
       FiringJSONWriter.appendOptionalString(firing.alarmUID, to: &runs)
       runs.append(
-        firing.isSnooze ? #","snooze":true,"snoozeOf":"# : #","snooze":false,"snoozeOf":"#)
+        firing.isSnooze ? #","isSnooze":true,"snoozeOf":"# : #","isSnooze":false,"snoozeOf":"#)
       FiringJSONWriter.appendOptionalString(firing.snoozeOf, to: &runs)
+      let settings = firing.settings
+      runs.append(#","sound":"#)
+      FiringJSONWriter.appendOptionalString(settings.sound, to: &runs)
+      runs.append(settings.offersSnooze ? #","snooze":true"# : #","snooze":false"#)
+      runs.append(#","snoozeMinutes":"#)
+      runs.appendDecimal(settings.snoozeMinutes)
       runs.append(#","file":"#)
       runs.appendJSONString(firing.file)
       runs.append(#","id":""#)
@@ -379,4 +449,32 @@ struct ReadingDigits {
     output.appendWord(words.1, count: 8)
     output.appendWord(words.2, count: 3)
   }
+}
+
+/// How many columns of a terminal text takes: a wide (East Asian) or emoji character two, a
+/// combining mark, a zero-width joiner or a variation selector none, any other one.
+enum TerminalWidth {
+  /// The width of UTF-8 `bytes`.
+  static func of(_ bytes: [UInt8]) -> Int {
+    guard bytes.contains(where: { $0 >= 0x80 }) else { return bytes.count }
+    return String(decoding: bytes, as: UTF8.self).unicodeScalars.reduce(0) { $0 + of($1) }
+  }
+
+  /// The width of one scalar.
+  static func of(_ scalar: Unicode.Scalar) -> Int {
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format: return 0
+    default: break
+    }
+    if (0xFE00...0xFE0F).contains(scalar.value) { return 0 }
+    if scalar.properties.isEmojiPresentation { return 2 }
+    return wide.contains { $0.contains(scalar.value) } ? 2 : 1
+  }
+
+  /// The East Asian Wide and Fullwidth blocks (Unicode Standard Annex #11).
+  private static let wide: [ClosedRange<UInt32>] = [
+    0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+    0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+    0xFFE0...0xFFE6, 0x20000...0x2FFFD, 0x30000...0x3FFFD,
+  ]
 }

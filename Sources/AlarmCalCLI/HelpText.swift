@@ -101,8 +101,10 @@ enum HelpText {
     JSON fields: trigger (UTC), local (in --tz, with offset), uid, component (VEVENT or VTODO),
     recurrenceId (the instance's original start in UTC, YYYY-MM-DD for all-day, null if it does
     not recur), eventStart (UTC), summary, action (DUE for a deadline), repeat (0, or k for the
-    k-th REPEAT), acknowledged, alarmUid (the VALARM's UID, null if none), snooze (true for a
-    snooze's firing), snoozeOf (the UID of the alarm a snooze belongs to, else null), file, id
+    k-th REPEAT), acknowledged, alarmUid (the VALARM's UID, null if none), isSnooze (true for
+    a snooze's firing), snoozeOf (the UID of the alarm a snooze belongs to, else null), sound
+    (the alarm's sound, null for the default), snooze (whether it offers Snooze),
+    snoozeMinutes (the snooze's length), as in an alarm list's record, file, id
     (stable across runs and machines, and across snoozes and dismissals of other firings;
     usable as a notification request id).
 

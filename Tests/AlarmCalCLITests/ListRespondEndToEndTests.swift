@@ -49,7 +49,7 @@ import Testing
     // The list rings the snooze, with the id printed, and not the ring that was snoozed.
     let after = try upcoming(list, now: now)
     #expect(after.first?["id"] as? String == snoozeID)
-    #expect(after.first?["snooze"] as? Bool == true)
+    #expect(after.first?["isSnooze"] as? Bool == true)
     #expect(after.first?["trigger"] as? String == "2026-12-07T06:35:20Z")
     let pastRing = try upcoming(list, now: "2026-12-07T06:00:00Z")
     #expect(!firingIDs(pastRing).contains(rangID))
@@ -76,7 +76,7 @@ import Testing
         == original.replacingOccurrences(
           of: record, with: record + ",\n    \"acknowledgedAt\": \"2026-12-07T06:35:30Z\""))
     let last = try upcoming(list, now: "2026-12-07T06:35:30Z")
-    #expect(!last.contains { $0["snooze"] as? Bool == true })
+    #expect(!last.contains { $0["isSnooze"] as? Bool == true })
     #expect(Array(firingIDs(last).prefix(7)) == firingIDs(after).filter { $0 != snoozeID })
   }
 

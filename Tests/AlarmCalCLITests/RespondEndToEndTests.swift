@@ -43,14 +43,14 @@ import Testing
     let until = try iso(trigger, plus: 20 + 1800)
     #expect(snoozed.stdout.hasPrefix("snoozed \(rangID) until \(until); the snooze rings as "))
     let after = try upcoming(file, now: now)
-    let snooze = try #require(after.first { $0["snooze"] as? Bool == true })
+    let snooze = try #require(after.first { $0["isSnooze"] as? Bool == true })
     #expect(snooze["trigger"] as? String == until)
     #expect(snooze["snoozeOf"] as? String != nil)
     #expect(snooze["snoozeOf"] as? String == before[2]["alarmUid"] as? String)
     #expect(!firingIDs(after).contains(rangID))
     // Every firing after now that is not the snooze keeps its id.
     let later = firingIDs(before.filter { ($0["trigger"] as? String ?? "") > now })
-    let kept = firingIDs(after.filter { $0["snooze"] as? Bool == false })
+    let kept = firingIDs(after.filter { $0["isSnooze"] as? Bool == false })
     #expect(Array(kept.prefix(later.count)) == later)
 
     let snoozeID = try #require(snooze["id"] as? String)
@@ -59,7 +59,7 @@ import Testing
     #expect(dismissed.status == 0, "\(dismissed.stderr)")
     #expect(dismissed.stdout == "dismissed \(snoozeID)\n")
     let last = try upcoming(file, now: now)
-    #expect(!last.contains { $0["snooze"] as? Bool == true })
+    #expect(!last.contains { $0["isSnooze"] as? Bool == true })
     #expect(Array(firingIDs(last).prefix(later.count)) == later)
   }
 
@@ -87,7 +87,7 @@ import Testing
       after.map { $0["trigger"] as? String } == [
         "2027-03-28T01:35:10Z", "2027-04-04T00:30:00Z", "2027-04-11T00:30:00Z",
       ])
-    #expect(after.map { $0["snooze"] as? Bool } == [true, false, false])
+    #expect(after.map { $0["isSnooze"] as? Bool } == [true, false, false])
     #expect(Array(firingIDs(after).dropFirst()) == Array(firingIDs(before).dropFirst(2)))
   }
 

@@ -57,7 +57,7 @@ import Testing
     // The list rings the snooze with the id printed; the snoozed ring is acknowledged.
     let after = try upcoming(list, now: now)
     #expect(after.first?["id"] as? String == snoozeID)
-    #expect(after.first?["snooze"] as? Bool == true)
+    #expect(after.first?["isSnooze"] as? Bool == true)
     #expect(after.first?["trigger"] as? String == "2026-12-18T23:05:10Z")
     #expect(!firingIDs(try upcoming(list, now: "2026-12-18T22:00:00Z")).contains(rangID))
 
@@ -89,7 +89,7 @@ import Testing
         == original.replacingOccurrences(
           of: record, with: record + ",\n    \"acknowledgedAt\": \"2026-12-18T23:05:30Z\""))
     let last = try upcoming(list, now: "2026-12-18T23:05:30Z")
-    #expect(!last.contains { $0["snooze"] as? Bool == true })
+    #expect(!last.contains { $0["isSnooze"] as? Bool == true })
     #expect(Array(firingIDs(last).prefix(7)) == firingIDs(after).filter { $0 != snoozeID })
   }
 
@@ -166,7 +166,7 @@ import Testing
             "\"remindMinutesBefore\": 0, \"acknowledgedAt\": \"2026-12-20T17:00:05Z\", \"snoozedUntil\": \"2026-12-20T17:10:05Z\"}"
         ))
     let next = try #require(try upcoming(list, now: now, limit: 1).first)
-    #expect(next["snooze"] as? Bool == true)
+    #expect(next["isSnooze"] as? Bool == true)
     #expect(next["uid"] as? String == "T-3")
     #expect(next["trigger"] as? String == "2026-12-20T17:10:05Z")
   }

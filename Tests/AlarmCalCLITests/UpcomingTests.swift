@@ -39,7 +39,8 @@ import Testing
       #"^\{"trigger":"[^"]+","local":"[^"]+","uid":"shapes","component":"VEVENT","#
       + #""recurrenceId":"2026-01-0[56]","#
       + #""eventStart":"[^"]+","summary":null,"action":"DISPLAY","repeat":\d+,"#
-      + #""acknowledged":(true|false),"alarmUid":null,"snooze":false,"snoozeOf":null,"#
+      + #""acknowledged":(true|false),"alarmUid":null,"isSnooze":false,"snoozeOf":null,"#
+      + #""sound":null,"snooze":true,"snoozeMinutes":9,"#
       + #""file":"[^"]+","id":"[0-9A-F-]{36}"\}$"#
     for line in lines { #expect(line.wholeMatch(of: try Regex(keys)) != nil, "\(line)") }
     let objects = try lines.map {
@@ -124,7 +125,7 @@ import Testing
       result.stdout == """
         Mon 2027-03-22  05:45     in 45m        Work (snoozed)  AUDIO  \(file)  (acknowledged)
         Mon 2027-03-22  06:15:05  in 1h 15m     Work (snoozed)  AUDIO  \(file)  (snooze)
-        Tue 2027-03-23  05:45     in 1d 00h     Work  AUDIO  \(file)
+        Tue 2027-03-23  05:45     in 1d 00h     Work            AUDIO  \(file)
 
         """)
   }
@@ -140,7 +141,7 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
     #expect(objects.map { $0["alarmUid"] as? String } == ["a1", "s1", "a1"])
     #expect(objects.map { $0["snoozeOf"] as? String } == [nil, "a1", nil])
-    #expect(objects.map { $0["snooze"] as? Bool } == [false, true, false])
+    #expect(objects.map { $0["isSnooze"] as? Bool } == [false, true, false])
   }
 
   @Test("a UID added to a VALARM (as a snooze adds it) leaves its firings' ids as they were")

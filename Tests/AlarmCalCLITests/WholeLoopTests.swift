@@ -238,7 +238,7 @@ struct WholeLoopTests {
     #expect(pulled.stdout.hasPrefix("pulled: 1 changed, 0 removed"), "\(pulled.stdout)")
     let next = try Self.firings(file, now: "2026-12-07T20:01:00Z", limit: 1)
     #expect(next.first?["trigger"] as? String == "2026-12-07T20:11:00Z")
-    #expect(next.first?["snooze"] as? Bool == true)
+    #expect(next.first?["isSnooze"] as? Bool == true)
     let weekend = try #require(
       try Self.firings(file, now: "2026-12-07T20:01:00Z").first {
         $0["uid"] as? String == "2026-11-02 09:00:00"

@@ -242,17 +242,7 @@ public struct PlanCompiler {
   }
 
   private func request(for firing: Firing, trigger: PlannedTrigger) -> PlannedRequest {
-    let seriesFacts = facts.series[
-      PlanSourceFacts.key(fileIndex: firing.fileIndex, uid: firing.uid)]
-    let alarmFacts = seriesFacts.flatMap { facts in
-      facts.alarms.first { $0.uid != nil && $0.uid == (firing.snoozeOf ?? firing.alarmUID) }
-        ?? (firing.alarm.key.hasPrefix("#")
-          ? Int(firing.alarm.key.dropFirst()).flatMap {
-            $0 < facts.alarms.count ? facts.alarms[$0] : nil
-          }
-          : nil)
-    }
-    let snooze = alarmFacts?.snooze ?? true
+    let settings = firing.settings
     let identifier: String
     switch trigger {
     case .once(let id, _): identifier = id
@@ -263,10 +253,10 @@ public struct PlanCompiler {
     }
     return PlannedRequest(
       identifier: identifier, title: firing.summary ?? Alarm.defaultLabel, body: "",
-      sound: alarmFacts?.sound ?? "default",
-      categoryIdentifier: snooze
+      sound: settings.sound ?? "default",
+      categoryIdentifier: settings.offersSnooze
         ? PlannedCategory.snoozeIdentifier : PlannedCategory.stopIdentifier,
-      threadIdentifier: firing.uid, uid: firing.uid, alarmUID: firing.alarmUID ?? alarmFacts?.uid,
-      snoozeMinutes: alarmFacts?.snoozeMinutes ?? Alarm.defaultSnoozeMinutes, trigger: trigger)
+      threadIdentifier: firing.uid, uid: firing.uid, alarmUID: firing.alarmUID,
+      snoozeMinutes: settings.snoozeMinutes, trigger: trigger)
   }
 }

@@ -1,19 +1,11 @@
 import ICalendar
 
-/// What the plan needs from a calendar's text that the firings do not say: each alarm's sound
-/// and snooze, and whether a series provably rings the same weekly pattern forever.
+/// What the plan needs from a calendar's text that the firings do not say: whether a series
+/// provably rings the same weekly pattern forever. (An alarm's sound and snooze are on its
+/// firings: ``Firing/settings``.)
 struct PlanSourceFacts {
-  /// One VALARM that is no snooze, by its place among them (its firings' key `#n`).
-  struct AlarmFacts {
-    let uid: String?
-    let sound: String?
-    let snooze: Bool
-    let snoozeMinutes: Int
-  }
-
   /// One UID of one file.
   struct SeriesFacts {
-    var alarms: [AlarmFacts] = []
     /// Whether the series' firings are, by its text alone, a weekly pattern with no end and
     /// no exception, on the plan zone's wall clock (see ``PlanCompiler``).
     var forever = false
@@ -45,8 +37,6 @@ struct PlanSourceFacts {
         }
         facts.hasAlarms = facts.hasAlarms || (ringing && !child.isCompletedTask)
         if child.property(uppercased: "RECURRENCE-ID") == nil {
-          // Numbered `#n` as the scheduler numbers them: every VALARM that is no RFC 9074 snooze.
-          facts.alarms = valarms.filter { AlarmComponent.snoozeOf($0) == nil }.map(Self.alarmFacts)
           facts.zoneMatches = Self.zoneMatches(child, zone: zone)
           facts.forever =
             facts.zoneMatches && Self.ringsWeeklyForever(child, valarms: valarms)
@@ -62,21 +52,6 @@ struct PlanSourceFacts {
   private static func isSnooze(_ alarm: ICalComponent) -> Bool {
     AlarmComponent.snoozeOf(alarm) != nil
       || alarm.properties.contains { $0.name.hasPrefix(AlarmComponent.mozillaSnoozeTime) }
-  }
-
-  private static func alarmFacts(_ alarm: ICalComponent) -> AlarmFacts {
-    let snooze = alarm.propertyValue(uppercased: AlarmVocabulary.snooze)?.uppercased() != "FALSE"
-    var minutes = Alarm.defaultSnoozeMinutes
-    if let text = alarm.propertyValue(uppercased: AlarmVocabulary.snoozeInterval),
-      let duration = ICalDuration(text), duration.signedDays == 0, duration.signedSeconds > 0,
-      duration.signedSeconds % 60 == 0
-    {
-      minutes = Int(duration.signedSeconds / 60)
-    }
-    return AlarmFacts(
-      uid: alarm.property(uppercased: "UID")?.text,
-      sound: alarm.property(uppercased: AlarmVocabulary.sound)?.text, snooze: snooze,
-      snoozeMinutes: minutes)
   }
 
   /// Whether the times of `item` (its DTSTART, else its DUE) are on `zone`'s wall clock.

@@ -35,6 +35,8 @@ public struct Firing: Equatable, Sendable {
   public var snoozeOf: String? { alarm.snoozeOf }
   /// Whether the firing is a snooze: an RFC 9074 snooze alarm or Thunderbird's.
   public var isSnooze: Bool { alarm.isSnooze }
+  /// The sound, Snooze and snooze length its alarm offers (a snooze's: its alarm's).
+  public var settings: AlarmSettings { alarm.settings }
   /// Whether an ACKNOWLEDGED (or X-MOZ-LASTACK) time at or after the trigger covers it.
   public let acknowledged: Bool
 

@@ -74,8 +74,8 @@ public struct FiringBatch: Sendable {
 
 /// One alarm of one series in the batches of one schedule: firings of one source have equal
 /// ``Firing/uid``, ``Firing/component``, ``Firing/file``, ``Firing/summary``,
-/// ``Firing/action``, ``Firing/alarmUID``, ``Firing/snoozeOf``, ``Firing/isSnooze`` and
-/// ``Firing/idSeed``.
+/// ``Firing/action``, ``Firing/alarmUID``, ``Firing/snoozeOf``, ``Firing/isSnooze``,
+/// ``Firing/settings`` and ``Firing/idSeed``.
 public struct FiringSource: Hashable, Sendable {
   let series: Int
   let template: Int

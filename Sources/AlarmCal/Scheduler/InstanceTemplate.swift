@@ -33,12 +33,19 @@ struct AlarmIdentity: Equatable {
   /// Where the VALARM's BEGIN line (or the snooze property's line) starts in the bytes read;
   /// -1 when unknown (an Int, not an optional one: one is kept per alarm of every series).
   private let storedOffset: Int
+  /// The alarm's sound and snooze, as a clock app offers them (a snooze's: those of the alarm
+  /// it snoozes).
+  let settings: AlarmSettings
 
-  init(key: String, uid: String?, snoozeOf: String?, sourceOffset: Int?) {
+  init(
+    key: String, uid: String?, snoozeOf: String?, sourceOffset: Int?,
+    settings: AlarmSettings = .standard
+  ) {
     self.key = key
     self.uid = uid
     self.snoozeOf = snoozeOf
     storedOffset = sourceOffset ?? -1
+    self.settings = settings
   }
 
   /// Where the VALARM's BEGIN line (or the snooze property's line) starts in the bytes read.
@@ -46,6 +53,56 @@ struct AlarmIdentity: Equatable {
 
   /// Whether the alarm is a snooze: RFC 9074's, or Thunderbird's `X-MOZ-SNOOZE-TIME`.
   var isSnooze: Bool { snoozeOf != nil || key.hasPrefix(AlarmComponent.mozillaSnoozeTime) }
+}
+
+/// What a clock app offers when an alarm rings: its sound, and whether and for how long it
+/// snoozes. Read from a VALARM as `convert` reads it into an alarm record, so a firing carries
+/// the values of its alarm's record: alarmcal's `X-ALARMCAL-SOUND`, `X-ALARMCAL-SNOOZE` and
+/// `X-ALARMCAL-SNOOZE-INTERVAL`, else an AUDIO alarm's ATTACH (a name or URI, not embedded
+/// bytes); an alarm with none of them has ``standard``.
+public struct AlarmSettings: Equatable, Sendable {
+  /// The sound's name; nil for the default sound.
+  public let sound: String?
+  /// Whether the alarm offers Snooze (`X-ALARMCAL-SNOOZE` is not `FALSE`).
+  public let offersSnooze: Bool
+  /// How long a snooze lasts, in minutes (``Alarm/snoozeMinutesRange``).
+  public let snoozeMinutes: Int
+
+  /// The default sound, Snooze offered, ``Alarm/defaultSnoozeMinutes``: a clock app's
+  /// defaults, for an alarm that says nothing of them (another program's, a task's deadline).
+  public static let standard = AlarmSettings(
+    sound: nil, offersSnooze: true, snoozeMinutes: Alarm.defaultSnoozeMinutes)
+
+  init(sound: String?, offersSnooze: Bool, snoozeMinutes: Int) {
+    self.sound = sound
+    self.offersSnooze = offersSnooze
+    self.snoozeMinutes = snoozeMinutes
+  }
+
+  /// The settings of `valarm`.
+  init(_ valarm: ICalComponent) {
+    let action = AlarmComponent.action(of: valarm)
+    var sound = valarm.property(uppercased: AlarmVocabulary.sound)?.text
+    if sound == nil, action == "AUDIO" || action == AlarmVocabulary.disabledAction,
+      let attach = valarm.property(uppercased: "ATTACH"),
+      attach.parameter(uppercased: "VALUE")?.uppercased() != "BINARY",
+      attach.parameter(uppercased: "ENCODING") == nil
+    {
+      sound = attach.value
+    }
+    var minutes = Alarm.defaultSnoozeMinutes
+    if let text = valarm.propertyValue(uppercased: AlarmVocabulary.snoozeInterval),
+      let duration = ICalDuration(text), duration.days == 0, duration.seconds % 60 == 0,
+      Alarm.snoozeMinutesRange.contains(duration.seconds / 60)
+    {
+      minutes = duration.seconds / 60
+    }
+    self.init(
+      sound: sound,
+      offersSnooze: valarm.propertyValue(uppercased: AlarmVocabulary.snooze)?.asciiUppercased
+        != "FALSE",
+      snoozeMinutes: minutes)
+  }
 }
 
 /// What one instance needs to ring: from the master, or from a RECURRENCE-ID override.

@@ -434,7 +434,8 @@ struct SeriesReader {
         positions.snoozes += 1
       }
       let identity = AlarmIdentity(
-        key: key, uid: alarmUID, snoozeOf: snoozeOf, sourceOffset: valarm.sourceRange?.lowerBound)
+        key: key, uid: alarmUID, snoozeOf: snoozeOf, sourceOffset: valarm.sourceRange?.lowerBound,
+        settings: AlarmSettings(snoozeOf.flatMap { snoozed($0, in: item) } ?? valarm))
       if let alarm = alarmDefinition(
         valarm, identity: identity, item: item, uid: uid, lastAck: lastAck)
       {
@@ -454,6 +455,15 @@ struct SeriesReader {
       summary: item.property(uppercased: "SUMMARY")?.text, alarms: alarms, cancelled: cancelled,
       length: length)
     return item.isCompletedTask ? template.silenced : template
+  }
+
+  /// The VALARM of `item` that is no snooze and whose UID is `uid`: a snooze offers what the
+  /// alarm it snoozes offers.
+  private func snoozed(_ uid: String, in item: ICalComponent) -> ICalComponent? {
+    item.components.first {
+      $0.name == "VALARM" && AlarmComponent.snoozeOf($0) == nil
+        && $0.property(uppercased: "UID")?.text == uid
+    }
   }
 
   private mutating func alarmDefinition(

@@ -31,41 +31,9 @@ struct CalendarMapper {
   init(importer: AlarmImporter, calendar: ICalComponent) {
     self.importer = importer
     self.calendar = calendar
-    var zones: [String: String] = [:]
-    var disagreeing: [String: String] = [:]
-    // Offsets are compared from a year before the import to two years after it.
-    let year: Int64 = 366 * 86_400
-    let (from, to) = (importer.now.adding(seconds: -year), importer.now.adding(seconds: 2 * year))
-    for vtimezone in calendar.components(named: "VTIMEZONE") {
-      guard let tzid = vtimezone.propertyValue(uppercased: "TZID") else { continue }
-      let candidates = [tzid, vtimezone.propertyValue(uppercased: "X-LIC-LOCATION")].compactMap {
-        $0
-      }
-      let named = candidates.lazy.compactMap(TimeZoneNames.ianaIdentifier(forTZID:)).first
-      let rules = VTimezoneRules(vtimezone)
-      if let named,
-        rules.map({ VTimezoneMatcher.agrees($0, with: named, from: from, to: to) })
-          ?? true
-      {
-        zones[tzid] = named
-      } else if let rules {
-        // A custom definition ("Customized Time Zone"), or one that disagrees with the IANA
-        // zone it names: the file governs the times it defines (RFC 5545 §3.6.5), so the
-        // IANA zone with the file's offsets.
-        let matched = VTimezoneMatcher.ianaIdentifier(
-          for: rules, preferring: [importer.defaultTimeZone], from: from, to: to)
-        zones[tzid] = matched
-        if let named {
-          disagreeing[tzid] =
-            "its VTIMEZONE \(quoted(tzid)) defines other offsets than the IANA zone \(named); "
-            + (matched.map { "its times are read as the file defines them, in \($0)" }
-              ?? "no IANA zone has the file's offsets")
-        }
-      }
-    }
-    placer = TimePlacer(
-      definedZones: zones, disagreeingZones: disagreeing, calendarZone: calendar.calendarTimeZone,
-      defaultZone: importer.defaultTimeZone)
+    let defaultZone = TimeZoneRules(identifier: importer.defaultTimeZone) ?? .utc
+    placer = CalendarTimes(calendar: calendar, defaultZone: defaultZone).clockZones(
+      around: importer.now, preferring: importer.defaultTimeZone)
   }
 
   mutating func run() {

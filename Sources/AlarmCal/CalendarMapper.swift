@@ -14,8 +14,9 @@ struct CalendarMapper {
   var tasks: [ToDo] = []
   var losses: [ImportLoss] = []
   var warnings: [ImportWarning] = []
-  /// Where the calendar's times are on the clock (its VTIMEZONEs, Google's calendar-wide zone,
-  /// `--tz`).
+  /// Where the calendar's times are (its VTIMEZONEs, Google's calendar-wide zone, `--tz`).
+  let times: CalendarTimes
+  /// The same, on a clock alarm's IANA zones.
   let placer: TimePlacer
   /// Each RRULE value read so far, as it read: a calendar of many alarms repeats a few rules.
   var rulesByText: [String: Result<ReadRule, RecurrenceRuleError>] = [:]
@@ -32,72 +33,73 @@ struct CalendarMapper {
     self.importer = importer
     self.calendar = calendar
     let defaultZone = TimeZoneRules(identifier: importer.defaultTimeZone) ?? .utc
-    placer = CalendarTimes(calendar: calendar, defaultZone: defaultZone).clockZones(
-      around: importer.now, preferring: importer.defaultTimeZone)
+    times = CalendarTimes(calendar: calendar, defaultZone: defaultZone)
+    placer = times.clockZones(around: importer.now, preferring: importer.defaultTimeZone)
   }
 
   mutating func run() {
     // Every child, read in place: only VEVENTs and VTODOs are mapped.
     let items = calendar.components
-    // What the grouping asks of each item.
-    var facts: [GroupingFacts] = []
-    facts.reserveCapacity(items.count)
+    var grouping = CalendarItems<Int>(
+      across: currentElsewhere, calendar: calendarNumber, capacity: items.count)
+    // Each item's id: its UID, or for one without, an id derived from its content.
+    var ids = [String](repeating: "", count: items.count)
     var ruleTexts = Set<String>()
-    for item in items {
-      let fact = GroupingFacts(item)
-      facts.append(fact)
-      guard fact.isItem else { continue }
-      for rule in item.properties where rule.name == "RRULE" { ruleTexts.insert(rule.value) }
-    }
-    // Each item's identity: its UID, or for one without, an id derived from its content.
-    var identities = ContentIdentity()
-    let keys = items.indices.map { index -> String in
-      guard facts[index].isItem else { return "" }
-      return facts[index].uid ?? identities.identity(of: items[index])
-    }
-    // The current revision of each master and of each override (RFC 5546 §2.1.5).
-    var masters: [String: Int] = [:]
-    masters.reserveCapacity(items.count)
-    var overrides: [String: Int] = [:]
-    for index in items.indices where facts[index].isItem {
-      let isOverride = facts[index].isOverride
-      let key = isOverride ? keys[index] + "\u{0}" + instanceKey(items[index]) : keys[index]
-      let current = isOverride ? overrides[key] : masters[key]
-      guard let current else {
-        if isOverride { overrides[key] = index } else { masters[key] = index }
-        continue
+    for index in items.indices where Self.isItem(items[index]) {
+      ids[index] = group(index, of: items, into: &grouping)
+      for rule in items[index].properties where rule.name == "RRULE" {
+        ruleTexts.insert(rule.value)
       }
-      let (older, newer) =
-        revision(items, index) < revision(items, current) ? (index, current) : (current, index)
-      warn(
-        items[older],
-        revision(items, older).supersededReason(by: revision(items, newer), line: items[newer].line)
-      )
-      if isOverride { overrides[key] = newer } else { masters[key] = newer }
     }
-    // A newer revision in another calendar of the file: this one and its overrides are passed
-    // over, as within one calendar.
-    for (key, index) in masters {
-      guard let newer = currentElsewhere.newer(for: key, in: calendarNumber) else { continue }
-      warn(
-        items[index], revision(items, index).supersededReason(by: newer.revision, line: newer.line))
-      masters[key] = nil
-      overrides = overrides.filter { !$0.key.hasPrefix(key + "\u{0}") }
+    var masters: [String: Int] = [:]
+    var current: [Int] = []
+    for series in grouping.takeSeries() {
+      if let master = series.master {
+        masters[ids[master.item]] = master.item
+        current.append(master.item)
+      }
+      current += series.overrides.values.map(\.item)
     }
-    let currentOnes = Set(masters.values).union(overrides.values)
-    let current = items.indices.filter { currentOnes.contains($0) }
-    // The current items are mapped in runs at once, each run by a copy of this mapper; what
-    // they give is added in item order, as if mapped in turn.
     // Each distinct RRULE is read once here, not once in every run (superseded revisions'
     // too: reading only fills the cache the current items read).
     for text in ruleTexts { _ = readRule(text) }
+    mapInRuns(current.sorted(), of: items, ids: ids, masters: masters)
+  }
+
+  /// Adds `items[index]` to the grouping, warning of what it passes over; its id.
+  private mutating func group(
+    _ index: Int, of items: [ICalComponent], into grouping: inout CalendarItems<Int>
+  ) -> String {
+    let item = items[index]
+    let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape) ?? ""
+    let key = grouping.key(uid: uid, of: item)
+    let revision = ComponentRevision(of: item, order: firstOrder + index)
+    let passed: CalendarItems<Int>.PassedOver?
+    if let recurrenceID = item.property(uppercased: "RECURRENCE-ID") {
+      passed = grouping.addOverride(
+        index, key: key, uid: uid,
+        recurrence: CalendarItems<Int>.recurrenceKey(recurrenceID, times: times),
+        revision: revision, line: item.line)
+    } else {
+      passed = grouping.addMaster(index, key: key, uid: uid, revision: revision, line: item.line)
+    }
+    if let passed, let message = passed.message { warn(items[passed.item], message) }
+    // A key without a UID is NUL and the content's id.
+    return uid.isEmpty ? String(key.dropFirst()) : uid
+  }
+
+  /// Maps the `current` items in runs at once, each run by a copy of this mapper; what they
+  /// give is added in item order, as if mapped in turn.
+  private mutating func mapInRuns(
+    _ current: [Int], of items: [ICalComponent], ids: [String], masters: [String: Int]
+  ) {
     var copy = self
     (copy.alarms, copy.tasks, copy.losses, copy.warnings) = ([], [], [], [])
-    let (piece, currentMasters) = (copy, masters)
+    let piece = copy
     ParallelWork.map(ParallelWork.runs(of: current.count)) { run in
       var mapper = piece
       for position in run {
-        mapper.mapCurrent(current[position], of: items, keys: keys, masters: currentMasters)
+        mapper.mapCurrent(current[position], of: items, keys: ids, masters: masters)
       }
       return mapper
     } each: { done in
@@ -112,23 +114,6 @@ struct CalendarMapper {
     tasks.append(taking: &other.tasks)
     losses.append(taking: &other.losses)
     warnings.append(taking: &other.warnings)
-  }
-
-  /// What the grouping of a calendar's items asks of one of its children.
-  private struct GroupingFacts {
-    /// A VEVENT or VTODO: what import maps.
-    let isItem: Bool
-    /// Its UID, unescaped; nil when it has none (or an empty one).
-    let uid: String?
-    /// It has a RECURRENCE-ID.
-    let isOverride: Bool
-
-    init(_ component: ICalComponent) {
-      isItem = CalendarMapper.isItem(component)
-      let uid = isItem ? component.propertyValue(uppercased: "UID").map(TextEscaping.unescape) : nil
-      self.uid = uid?.isEmpty == false ? uid : nil
-      isOverride = isItem && component.hasProperty(uppercased: "RECURRENCE-ID")
-    }
   }
 
   /// Whether `component` is an event or a task: what import maps.
@@ -176,18 +161,11 @@ struct CalendarMapper {
     mapItem(item, valarms: valarms, id: "\(keys[index])#\(instanceKey(item))")
   }
 
-  private func revision(_ items: [ICalComponent], _ index: Int) -> ComponentRevision {
-    ComponentRevision(of: items[index], order: firstOrder + index)
-  }
-
-  /// The instance an override replaces, as `upcoming` writes a recurrence id: its UTC instant
-  /// (`2026-12-07T20:00:00Z`) or its date (`2026-12-07`).
-  private mutating func instanceKey(_ item: ICalComponent) -> String {
-    guard let property = item.property(uppercased: "RECURRENCE-ID") else { return "" }
-    guard let value = DateTimeValue(property: property) else { return property.value }
-    if case .date(let date) = value { return date.description }
-    guard case .success(let placed) = resolve(value) else { return property.value }
-    return placed.zone.instant(for: placed.local).description
+  /// The instance an override replaces, as `upcoming` writes a recurrence id.
+  private func instanceKey(_ item: ICalComponent) -> String {
+    item.property(uppercased: "RECURRENCE-ID").map {
+      CalendarItems<Int>.recurrenceKey($0, times: times)
+    } ?? ""
   }
 
   mutating func lose(

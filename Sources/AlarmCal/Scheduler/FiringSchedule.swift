@@ -123,16 +123,12 @@ public struct FiringSchedule {
           line: item.line)
       }
     }
+    for (root, builder) in builderOfRoot.enumerated() where builder >= 0 {
+      builders[builder].passOver(by: across, calendar: root)
+    }
     for index in pieces.indices {
-      let root = pieces[index].root
-      let builder = builderOfRoot[root]
-      for item in read[index].indices {
-        if let newer = across.newer(for: read[index][item].uid, in: root) {
-          builders[builder].passOver(read[index][item], newer: newer.revision, line: newer.line)
-        } else {
-          builders[builder].add(&read[index][item])
-        }
-      }
+      let builder = builderOfRoot[pieces[index].root]
+      for item in read[index].indices { builders[builder].add(&read[index][item]) }
       read[index] = []
     }
     for index in builders.indices { take(&builders[index]) }

@@ -151,3 +151,22 @@ struct CalendarItems<Item> {
     return series.count - 1
   }
 }
+
+extension CalendarItems where Item == Int {
+  /// The current master of each UID among one calendar's VEVENTs and VTODOs (`items`), as an
+  /// index into them: the series that `validate` checks an override against.
+  static func currentMasters(of items: [ICalComponent]) -> [String: Int] {
+    var grouping = CalendarItems<Int>(capacity: items.count)
+    for (index, item) in items.enumerated() where !item.hasProperty(uppercased: "RECURRENCE-ID") {
+      guard let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape),
+        !uid.isEmpty
+      else { continue }
+      _ = grouping.addMaster(
+        index, key: uid, uid: uid, revision: ComponentRevision(of: item, order: index),
+        line: item.line)
+    }
+    var masters: [String: Int] = [:]
+    for series in grouping.takeSeries() { masters[series.uid] = series.master?.item }
+    return masters
+  }
+}

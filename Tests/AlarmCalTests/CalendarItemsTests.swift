@@ -102,4 +102,18 @@ import Testing
     #expect(imported.losses.map(\.line) == [30])
     #expect(imported.alarms.count == 1)
   }
+
+  @Test("validate checks an override against the current revision, as upcoming attaches it")
+  func validateOverrideOfCurrent() throws {
+    // The override names the 08:00 instance of 2027-01-12: an instance of the SEQUENCE 1
+    // series (08:00), not of the SEQUENCE 0 one (07:00) that comes first in the file.
+    let text = Self.calendar(
+      Self.master(sequence: 0, time: "070000") + Self.master(sequence: 1, time: "080000")
+        + Self.override)
+    #expect(try Self.rings(text, count: 3).rings.contains("2027-01-12T10:00:00Z"))
+    let rules = Validator.validate(Array(text.utf8), file: "a.ics").map(\.rule)
+    #expect(!rules.contains("semantic.unmatched-recurrence-id"))
+    // The two masters still share a UID, which validate says.
+    #expect(rules.contains("semantic.duplicate-uid"))
+  }
 }

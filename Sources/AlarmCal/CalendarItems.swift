@@ -40,6 +40,8 @@ struct CalendarItems<Item> {
   /// series' current master is in another calendar).
   struct PassedOver {
     let item: Item
+    /// Its line.
+    let line: Int?
     let message: String?
   }
 
@@ -89,7 +91,8 @@ struct CalendarItems<Item> {
   ) -> PassedOver? {
     if let newer = newerElsewhere(uid) {
       return PassedOver(
-        item: item, message: revision.supersededReason(by: newer.revision, line: newer.line))
+        item: item, line: line,
+        message: revision.supersededReason(by: newer.revision, line: newer.line))
     }
     let index = seriesIndex(key: key, uid: uid)
     let kept = Kept(item: item, revision: revision, line: line)
@@ -100,7 +103,7 @@ struct CalendarItems<Item> {
     let (older, newer) = revision < current.revision ? (kept, current) : (current, kept)
     series[index].master = newer
     return PassedOver(
-      item: older.item,
+      item: older.item, line: older.line,
       message: older.revision.supersededReason(by: newer.revision, line: newer.line))
   }
 
@@ -110,7 +113,7 @@ struct CalendarItems<Item> {
     _ item: Item, key: String, uid: String, recurrence: String, revision: ComponentRevision,
     line: Int?
   ) -> PassedOver? {
-    if newerElsewhere(uid) != nil { return PassedOver(item: item, message: nil) }
+    if newerElsewhere(uid) != nil { return PassedOver(item: item, line: line, message: nil) }
     let index = seriesIndex(key: key, uid: uid)
     let kept = Kept(item: item, revision: revision, line: line)
     guard let current = series[index].overrides[recurrence] else {
@@ -120,7 +123,7 @@ struct CalendarItems<Item> {
     let (older, newer) = revision < current.revision ? (kept, current) : (current, kept)
     series[index].overrides[recurrence] = newer
     return PassedOver(
-      item: older.item,
+      item: older.item, line: older.line,
       message: older.revision.supersededReason(by: newer.revision, line: newer.line))
   }
 

@@ -13,12 +13,27 @@ struct SeriesBuilder {
   private var added = 0
 
   /// What the builder keeps of an item: a master read (boxed: the series stay small, and each
-  /// master's memory goes as soon as its series is made), or an override's component.
-  private struct Piece {
-    let name: String
-    let line: Int?
-    var master: MasterBox?
-    var override: ICalComponent?
+  /// master's memory goes as soon as its series is made), or an override's component (boxed
+  /// too, by `indirect`).
+  private enum Piece {
+    case master(MasterBox?, isTask: Bool)
+    indirect case override(ICalComponent)
+
+    /// The component's name, for warnings.
+    var name: String {
+      switch self {
+      case .master(_, let isTask): isTask ? "VTODO" : "VEVENT"
+      case .override(let component): component.name
+      }
+    }
+
+    var master: MasterBox? {
+      if case .master(let box, _) = self { box } else { nil }
+    }
+
+    var override: ICalComponent? {
+      if case .override(let component) = self { component } else { nil }
+    }
   }
 
   /// A read master on the heap. Its parts are moved in and out, never copied: a copy would
@@ -106,7 +121,7 @@ struct SeriesBuilder {
           CalendarItems<Piece>.recurrenceKey($0, times: reader.times)
         } ?? ""
       passed = items.addOverride(
-        Piece(name: item.name, line: item.line, override: component), key: key, uid: item.uid,
+        .override(component), key: key, uid: item.uid,
         recurrence: recurrence, revision: revision, line: item.line)
     } else {
       var box: MasterBox?
@@ -116,13 +131,13 @@ struct SeriesBuilder {
         box = MasterBox(reader.master(component, uid: item.uid, identity: key))
       }
       passed = items.addMaster(
-        Piece(name: item.name, line: item.line, master: box), key: key, uid: item.uid,
+        .master(box, isTask: item.name == "VTODO"), key: key, uid: item.uid,
         revision: revision, line: item.line)
     }
     guard let passed, let message = passed.message else { return }
     groupingWarnings.append(
       SchedulerWarning(
-        file: reader.file, line: passed.item.line, component: passed.item.name, uid: item.uid,
+        file: reader.file, line: passed.line, component: passed.item.name, uid: item.uid,
         message: message))
   }
 

@@ -14,8 +14,9 @@ struct CalendarMapper {
   var tasks: [ToDo] = []
   var losses: [ImportLoss] = []
   var warnings: [ImportWarning] = []
-  /// Where the calendar's times are on the clock (its VTIMEZONEs, Google's calendar-wide zone,
-  /// `--tz`).
+  /// Where the calendar's times are (its VTIMEZONEs, Google's calendar-wide zone, `--tz`).
+  let times: CalendarTimes
+  /// The same, on a clock alarm's IANA zones.
   let placer: TimePlacer
   /// Each RRULE value read so far, as it read: a calendar of many alarms repeats a few rules.
   var rulesByText: [String: Result<ReadRule, RecurrenceRuleError>] = [:]
@@ -31,105 +32,74 @@ struct CalendarMapper {
   init(importer: AlarmImporter, calendar: ICalComponent) {
     self.importer = importer
     self.calendar = calendar
-    var zones: [String: String] = [:]
-    var disagreeing: [String: String] = [:]
-    // Offsets are compared from a year before the import to two years after it.
-    let year: Int64 = 366 * 86_400
-    let (from, to) = (importer.now.adding(seconds: -year), importer.now.adding(seconds: 2 * year))
-    for vtimezone in calendar.components(named: "VTIMEZONE") {
-      guard let tzid = vtimezone.propertyValue(uppercased: "TZID") else { continue }
-      let candidates = [tzid, vtimezone.propertyValue(uppercased: "X-LIC-LOCATION")].compactMap {
-        $0
-      }
-      let named = candidates.lazy.compactMap(TimeZoneNames.ianaIdentifier(forTZID:)).first
-      let rules = VTimezoneRules(vtimezone)
-      if let named,
-        rules.map({ VTimezoneMatcher.agrees($0, with: named, from: from, to: to) })
-          ?? true
-      {
-        zones[tzid] = named
-      } else if let rules {
-        // A custom definition ("Customized Time Zone"), or one that disagrees with the IANA
-        // zone it names: the file governs the times it defines (RFC 5545 §3.6.5), so the
-        // IANA zone with the file's offsets.
-        let matched = VTimezoneMatcher.ianaIdentifier(
-          for: rules, preferring: [importer.defaultTimeZone], from: from, to: to)
-        zones[tzid] = matched
-        if let named {
-          disagreeing[tzid] =
-            "its VTIMEZONE \(quoted(tzid)) defines other offsets than the IANA zone \(named); "
-            + (matched.map { "its times are read as the file defines them, in \($0)" }
-              ?? "no IANA zone has the file's offsets")
-        }
-      }
-    }
-    placer = TimePlacer(
-      definedZones: zones, disagreeingZones: disagreeing, calendarZone: calendar.calendarTimeZone,
-      defaultZone: importer.defaultTimeZone)
+    let defaultZone = TimeZoneRules(identifier: importer.defaultTimeZone) ?? .utc
+    times = CalendarTimes(calendar: calendar, defaultZone: defaultZone)
+    placer = times.clockZones(around: importer.now, preferring: importer.defaultTimeZone)
   }
 
   mutating func run() {
     // Every child, read in place: only VEVENTs and VTODOs are mapped.
     let items = calendar.components
-    // What the grouping asks of each item.
-    var facts: [GroupingFacts] = []
-    facts.reserveCapacity(items.count)
+    var grouping = CalendarItems<Int>(
+      across: currentElsewhere, calendar: calendarNumber, capacity: items.count)
+    // Each item's id: its UID, or for one without, an id derived from its content.
+    var ids = [String](repeating: "", count: items.count)
     var ruleTexts = Set<String>()
-    for item in items {
-      let fact = GroupingFacts(item)
-      facts.append(fact)
-      guard fact.isItem else { continue }
-      for rule in item.properties where rule.name == "RRULE" { ruleTexts.insert(rule.value) }
-    }
-    // Each item's identity: its UID, or for one without, an id derived from its content.
-    var identities = ContentIdentity()
-    let keys = items.indices.map { index -> String in
-      guard facts[index].isItem else { return "" }
-      return facts[index].uid ?? identities.identity(of: items[index])
-    }
-    // The current revision of each master and of each override (RFC 5546 §2.1.5).
-    var masters: [String: Int] = [:]
-    masters.reserveCapacity(items.count)
-    var overrides: [String: Int] = [:]
-    for index in items.indices where facts[index].isItem {
-      let isOverride = facts[index].isOverride
-      let key = isOverride ? keys[index] + "\u{0}" + instanceKey(items[index]) : keys[index]
-      let current = isOverride ? overrides[key] : masters[key]
-      guard let current else {
-        if isOverride { overrides[key] = index } else { masters[key] = index }
-        continue
+    for index in items.indices where Self.isItem(items[index]) {
+      ids[index] = group(index, of: items, into: &grouping)
+      for rule in items[index].properties where rule.name == "RRULE" {
+        ruleTexts.insert(rule.value)
       }
-      let (older, newer) =
-        revision(items, index) < revision(items, current) ? (index, current) : (current, index)
-      warn(
-        items[older],
-        revision(items, older).supersededReason(by: revision(items, newer), line: items[newer].line)
-      )
-      if isOverride { overrides[key] = newer } else { masters[key] = newer }
     }
-    // A newer revision in another calendar of the file: this one and its overrides are passed
-    // over, as within one calendar.
-    for (key, index) in masters {
-      guard let newer = currentElsewhere.newer(for: key, in: calendarNumber) else { continue }
-      warn(
-        items[index], revision(items, index).supersededReason(by: newer.revision, line: newer.line))
-      masters[key] = nil
-      overrides = overrides.filter { !$0.key.hasPrefix(key + "\u{0}") }
+    var masters: [String: Int] = [:]
+    var current: [Int] = []
+    for series in grouping.takeSeries() {
+      if let master = series.master {
+        masters[ids[master.item]] = master.item
+        current.append(master.item)
+      }
+      current += series.overrides.values.map(\.item)
     }
-    let currentOnes = Set(masters.values).union(overrides.values)
-    let current = items.indices.filter { currentOnes.contains($0) }
-    // The current items are mapped in runs at once, each run by a copy of this mapper; what
-    // they give is added in item order, as if mapped in turn.
     // Each distinct RRULE is read once here, not once in every run (superseded revisions'
     // too: reading only fills the cache the current items read).
     for text in ruleTexts { _ = readRule(text) }
+    mapInRuns(current.sorted(), of: items, ids: ids, masters: masters)
+  }
+
+  /// Adds `items[index]` to the grouping, warning of what it passes over; its id.
+  private mutating func group(
+    _ index: Int, of items: [ICalComponent], into grouping: inout CalendarItems<Int>
+  ) -> String {
+    let item = items[index]
+    let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape) ?? ""
+    let key = grouping.key(uid: uid, of: item)
+    let revision = ComponentRevision(of: item, order: firstOrder + index)
+    let passed: CalendarItems<Int>.PassedOver?
+    if let recurrenceID = item.property(uppercased: "RECURRENCE-ID") {
+      passed = grouping.addOverride(
+        index, key: key, uid: uid,
+        recurrence: CalendarItems<Int>.recurrenceKey(recurrenceID, times: times),
+        revision: revision, line: item.line)
+    } else {
+      passed = grouping.addMaster(index, key: key, uid: uid, revision: revision, line: item.line)
+    }
+    if let passed, let message = passed.message { warn(items[passed.item], message) }
+    // A key without a UID is NUL and the content's id.
+    return uid.isEmpty ? String(key.dropFirst()) : uid
+  }
+
+  /// Maps the `current` items in runs at once, each run by a copy of this mapper; what they
+  /// give is added in item order, as if mapped in turn.
+  private mutating func mapInRuns(
+    _ current: [Int], of items: [ICalComponent], ids: [String], masters: [String: Int]
+  ) {
     var copy = self
     (copy.alarms, copy.tasks, copy.losses, copy.warnings) = ([], [], [], [])
-    let (piece, currentMasters) = (copy, masters)
+    let piece = copy
     ParallelWork.map(ParallelWork.runs(of: current.count)) { run in
       var mapper = piece
       for position in run {
-        mapper.mapCurrent(current[position], of: items, keys: keys, masters: currentMasters)
+        mapper.mapCurrent(current[position], of: items, keys: ids, masters: masters)
       }
       return mapper
     } each: { done in
@@ -144,23 +114,6 @@ struct CalendarMapper {
     tasks.append(taking: &other.tasks)
     losses.append(taking: &other.losses)
     warnings.append(taking: &other.warnings)
-  }
-
-  /// What the grouping of a calendar's items asks of one of its children.
-  private struct GroupingFacts {
-    /// A VEVENT or VTODO: what import maps.
-    let isItem: Bool
-    /// Its UID, unescaped; nil when it has none (or an empty one).
-    let uid: String?
-    /// It has a RECURRENCE-ID.
-    let isOverride: Bool
-
-    init(_ component: ICalComponent) {
-      isItem = CalendarMapper.isItem(component)
-      let uid = isItem ? component.propertyValue(uppercased: "UID").map(TextEscaping.unescape) : nil
-      self.uid = uid?.isEmpty == false ? uid : nil
-      isOverride = isItem && component.hasProperty(uppercased: "RECURRENCE-ID")
-    }
   }
 
   /// Whether `component` is an event or a task: what import maps.
@@ -208,18 +161,11 @@ struct CalendarMapper {
     mapItem(item, valarms: valarms, id: "\(keys[index])#\(instanceKey(item))")
   }
 
-  private func revision(_ items: [ICalComponent], _ index: Int) -> ComponentRevision {
-    ComponentRevision(of: items[index], order: firstOrder + index)
-  }
-
-  /// The instance an override replaces, as `upcoming` writes a recurrence id: its UTC instant
-  /// (`2026-12-07T20:00:00Z`) or its date (`2026-12-07`).
-  private mutating func instanceKey(_ item: ICalComponent) -> String {
-    guard let property = item.property(uppercased: "RECURRENCE-ID") else { return "" }
-    guard let value = DateTimeValue(property: property) else { return property.value }
-    if case .date(let date) = value { return date.description }
-    guard case .success(let placed) = resolve(value) else { return property.value }
-    return placed.zone.instant(for: placed.local).description
+  /// The instance an override replaces, as `upcoming` writes a recurrence id.
+  private func instanceKey(_ item: ICalComponent) -> String {
+    item.property(uppercased: "RECURRENCE-ID").map {
+      CalendarItems<Int>.recurrenceKey($0, times: times)
+    } ?? ""
   }
 
   mutating func lose(
@@ -273,25 +219,8 @@ struct CalendarMapper {
       return
     }
     reportUnreadable(item, valarms: valarms, .alarmKept("without that line"))
-    let isTask = item.name == "VTODO"
     let startProperty = item.property(uppercased: "DTSTART")
-    let dueProperty = isTask ? item.property(uppercased: "DUE") : nil
-    guard let anchorProperty = startProperty ?? dueProperty,
-      let anchorValue = DateTimeValue(property: anchorProperty)
-    else {
-      lose(item, isTask ? "has neither DTSTART nor DUE" : "has no readable DTSTART", .skipped)
-      return
-    }
-    let anchor: (zone: TimeZoneRules, local: LocalDateTime)
-    switch resolve(anchorValue) {
-    case .success(let resolved): anchor = resolved
-    case .failure(let reason):
-      lose(item, reason.text, .skipped)
-      return
-    }
-    if case .zoned(_, let tzid) = anchorValue, let note = placer.disagreeingZones[tzid] {
-      warn(item, note)
-    }
+    guard let anchor = anchor(of: item, start: startProperty) else { return }
     guard let repeatDays = repeatDays(item, start: anchor.local, hasStart: startProperty != nil)
     else {
       return
@@ -331,6 +260,30 @@ struct CalendarMapper {
       alarms.append(alarm)
     }
     reportSnoozesOfNoAlarm(item, state: state, valarms: valarms)
+  }
+
+  /// The zone and wall-clock reading an item's alarms count from: DTSTART, or a task's DUE;
+  /// nil after a loss. A zone that disagrees with its IANA name is warned about, item by item.
+  private mutating func anchor(of item: ICalComponent, start: ICalProperty?) -> (
+    zone: TimeZoneRules, local: LocalDateTime
+  )? {
+    let isTask = item.name == "VTODO"
+    guard let property = start ?? (isTask ? item.property(uppercased: "DUE") : nil),
+      let value = DateTimeValue(property: property)
+    else {
+      lose(item, isTask ? "has neither DTSTART nor DUE" : "has no readable DTSTART", .skipped)
+      return nil
+    }
+    switch resolve(value) {
+    case .success(let resolved):
+      if case .zoned(_, let tzid) = value, let note = placer.disagreeingZones[tzid] {
+        warn(item, note)
+      }
+      return resolved
+    case .failure(let reason):
+      lose(item, reason.text, .skipped)
+      return nil
+    }
   }
 
   /// A loss line for each snooze alarm (RELATED-TO;RELTYPE=SNOOZE) whose alarm is not there.
@@ -407,66 +360,6 @@ struct CalendarMapper {
       ? "is before now (\(importer.now); --now sets another moment)"
       : "was dismissed (ACKNOWLEDGED)"
     warn(item, "its one ring, \(when), \(why), so it is imported switched off (enabled: false)")
-  }
-
-  /// The weekdays of a repeating item (empty for a single instance), or nil after a loss.
-  private mutating func repeatDays(_ item: ICalComponent, start: LocalDateTime, hasStart: Bool)
-    -> Set<Weekday>?
-  {
-    if item.hasProperty(uppercased: "RDATE") {
-      lose(item, "RDATE adds extra dates that a clock alarm cannot repeat", .skipped)
-      return nil
-    }
-    guard let ruleText = item.propertyValue(uppercased: "RRULE") else { return [] }
-    let ruleCount = item.properties(named: "RRULE").count
-    guard ruleCount == 1 else {
-      lose(item, "has \(ruleCount) RRULEs; a clock alarm follows one weekly pattern", .skipped)
-      return nil
-    }
-    guard hasStart else {
-      lose(item, "repeats without a DTSTART", .skipped)
-      return nil
-    }
-    let read: ReadRule
-    switch readRule(ruleText) {
-    case .success(let readRule): read = readRule
-    case .failure(let error):
-      lose(item, "RRULE cannot be read: \(error.message)", .skipped)
-      return nil
-    }
-    let rule = read.rule
-    let why: String? =
-      switch rule.frequency {
-      case .daily, .weekly:
-        if rule.interval != 1 {
-          "RRULE \(rule.text) repeats every \(rule.interval) \(rule.frequency == .daily ? "days" : "weeks"); a clock alarm repeats every week"
-        } else if rule.count != nil || rule.until != nil {
-          "RRULE \(rule.text) ends (COUNT/UNTIL); a clock alarm repeats without end"
-        } else if rule.hasByPartsBesidesDay || rule.byDay.contains(where: { $0.ordinal != nil }) {
-          "RRULE \(rule.text) selects days a clock alarm cannot express"
-        } else {
-          nil
-        }
-      default:
-        "RRULE \(rule.text) repeats \(rule.frequency.rawValue.lowercased()); a clock alarm repeats on weekdays"
-      }
-    if let why {
-      lose(item, why, .skipped)
-      return nil
-    }
-    if !rule.byDay.isEmpty { return read.byDayWeekdays }
-    return rule.frequency == .daily ? Set(Weekday.allCases) : [start.date.weekday]
-  }
-
-  /// The RRULE value `text` read as a rule, read once per distinct text.
-  private mutating func readRule(_ text: String) -> Result<ReadRule, RecurrenceRuleError> {
-    if let known = rulesByText[text] { return known }
-    let read = Result { () throws(RecurrenceRuleError) in
-      let rule = try RecurrenceRule(parsing: text)
-      return ReadRule(rule: rule, byDayWeekdays: Set(rule.byDay.map(\.weekday)))
-    }
-    rulesByText[text] = read
-    return read
   }
 
   /// The clock alarm a VALARM of `item` becomes and, for one that rings once, that ring on the
@@ -562,152 +455,5 @@ struct CalendarMapper {
       return nil
     }
     return attach.value
-  }
-
-  /// The wall-clock ring of the first instance, in the anchor's zone; nil after a loss.
-  private mutating func ringTime(
-    _ alarm: AlarmComponent, item: ICalComponent,
-    anchor: (zone: TimeZoneRules, local: LocalDateTime), repeatDays: Set<Weekday>
-  ) -> LocalDateTime? {
-    let repeating = !repeatDays.isEmpty
-    let offset: ICalDuration
-    let fromEnd: Bool
-    switch alarm.trigger {
-    case .failure(.missing):
-      lose(item, "a VALARM without TRIGGER", .alarmSkipped)
-      return nil
-    case .failure(.notDuration(let text)):
-      lose(item, "TRIGGER \(quoted(text)) is not a duration", .alarmSkipped)
-      return nil
-    case .failure(.notDateTime), .success(.absolute):
-      return absoluteRing(alarm, item: item, zone: anchor.zone, repeating: repeating)
-    case .success(.relative(let duration, let relatedToEnd)):
-      (offset, fromEnd) = (duration, relatedToEnd)
-    }
-    let base: LocalDateTime
-    if fromEnd {
-      guard let end = endOfFirstInstance(item, anchor: anchor) else { return nil }
-      base = end
-    } else {
-      guard item.name != "VTODO" || alarm.missingAnchor == nil else {
-        lose(item, "TRIGGER relative to the start of a task without DTSTART", .alarmSkipped)
-        return nil
-      }
-      base = anchor.local
-    }
-    let ring = AlarmTriggers.apply(offset, to: base, in: anchor.zone)
-    guard (1...9999).contains(ring.date.year) else {
-      let text = alarm.component.propertyValue(uppercased: "TRIGGER") ?? ""
-      lose(item, "TRIGGER \(text) rings outside the years 1 to 9999", .alarmSkipped)
-      return nil
-    }
-    if offset.seconds != 0 {
-      reportExactTrigger(
-        alarm, item: item, offset: offset, base: base, ring: ring, anchor: anchor,
-        repeatDays: repeatDays)
-    }
-    return ring
-  }
-
-  /// A loss line when a trigger's exact part (hours, minutes, seconds: elapsed time, RFC 5545
-  /// §3.3.6) makes the calendar ring off the clock alarm's wall-clock time: where a DST change
-  /// falls between the ring and the start (or end) it counts from, and where the ring's
-  /// reading occurs twice (a clock alarm rings at the first). A repeating alarm's nights are
-  /// looked for over two years from the import's moment.
-  private mutating func reportExactTrigger(
-    _ alarm: AlarmComponent, item: ICalComponent, offset: ICalDuration, base: LocalDateTime,
-    ring: LocalDateTime, anchor: (zone: TimeZoneRules, local: LocalDateTime),
-    repeatDays: Set<Weekday>
-  ) {
-    let zone = anchor.zone
-    let baseShift = base.date.daysSince1970 - anchor.local.date.daysSince1970
-    let ringShift = ring.date.daysSince1970 - anchor.local.date.daysSince1970
-    /// Whether the instance starting on `date` rings off its clock alarm's time.
-    func isOff(_ date: LocalDate) -> Bool {
-      let from = AlarmTriggers.Moment(
-        LocalDateTime(date.adding(days: baseShift), base.time), in: zone)
-      let calendar = AlarmTriggers.instant(offset, after: from, in: zone)
-      return calendar != zone.instant(for: LocalDateTime(date.adding(days: ringShift), ring.time))
-    }
-    var nights: [LocalDate] = []
-    if repeatDays.isEmpty {
-      if isOff(anchor.local.date) { nights.append(anchor.local.date) }
-    } else {
-      let today = zone.local(at: importer.now).date
-      var previous = zone.offset(at: zone.instant(for: LocalDateTime(today, .midnight)))
-      for day in 1...731 {
-        let date = today.adding(days: day)
-        let current = zone.offset(at: zone.instant(for: LocalDateTime(date, .midnight)))
-        defer { previous = current }
-        guard current != previous else { continue }
-        // The change fell on the day before `date`: instances a day either side may straddle it.
-        for candidate in [date.adding(days: -2), date.adding(days: -1), date]
-        where repeatDays.contains(candidate.weekday) && !nights.contains(candidate)
-          && isOff(candidate)
-        {
-          nights.append(candidate)
-        }
-      }
-    }
-    guard !nights.isEmpty else { return }
-    let text = alarm.component.propertyValue(uppercased: "TRIGGER") ?? ""
-    let shown = nights.prefix(4).map(\.description).joined(separator: ", ")
-    let more = nights.count > 4 ? " and \(nights.count - 4) more" : ""
-    lose(
-      item,
-      "TRIGGER \(text) counts exact time across a DST change, so the calendar rings an hour off \(AlarmTextFormats.clockString(ring.time)) for the instance of \(shown)\(more)",
-      .alarmKept("it rings at \(AlarmTextFormats.clockString(ring.time)) on its wall clock"))
-  }
-
-  /// An absolute trigger's wall-clock reading in `zone`; nil after a loss.
-  private mutating func absoluteRing(
-    _ alarm: AlarmComponent, item: ICalComponent, zone: TimeZoneRules, repeating: Bool
-  ) -> LocalDateTime? {
-    guard !repeating else {
-      lose(item, "an absolute TRIGGER rings once, not with every repetition", .alarmSkipped)
-      return nil
-    }
-    guard case .success(.absolute(.utc(let utc))) = alarm.trigger else {
-      let text = alarm.component.propertyValue(uppercased: "TRIGGER") ?? ""
-      lose(item, "absolute TRIGGER \(quoted(text)) is not a UTC date-time", .alarmSkipped)
-      return nil
-    }
-    return zone.local(at: Instant(utc: utc))
-  }
-
-  /// DTEND, DTSTART+DURATION, DUE for a task, or the RFC 5545 default end; nil after a loss.
-  private mutating func endOfFirstInstance(
-    _ item: ICalComponent, anchor: (zone: TimeZoneRules, local: LocalDateTime)
-  ) -> LocalDateTime? {
-    let endName = item.name == "VTODO" ? "DUE" : "DTEND"
-    if let endProperty = item.property(endName) {
-      guard let value = DateTimeValue(property: endProperty) else {
-        lose(item, "\(endName) cannot be read", .alarmSkipped)
-        return nil
-      }
-      switch resolve(value) {
-      case .success(let end):
-        return anchor.zone.local(at: end.zone.instant(for: end.local))
-      case .failure(let reason):
-        lose(item, reason.text, .alarmSkipped)
-        return nil
-      }
-    }
-    if let text = item.propertyValue(uppercased: "DURATION") {
-      guard let duration = ICalDuration(text) else {
-        lose(item, "DURATION \(quoted(text)) is not a duration", .alarmSkipped)
-        return nil
-      }
-      return AlarmTriggers.apply(duration, to: anchor.local, in: anchor.zone)
-    }
-    if item.name == "VTODO" {
-      lose(
-        item, "TRIGGER relative to the end of a task without DUE (or DTSTART and DURATION)",
-        .alarmSkipped)
-      return nil
-    }
-    // RFC 5545 §3.6.1: a DATE start lasts one day; a DATE-TIME start ends when it starts.
-    let isDate = item.property(uppercased: "DTSTART")?.parameter("VALUE")?.uppercased() == "DATE"
-    return isDate ? LocalDateTime(anchor.local.date.adding(days: 1), .midnight) : anchor.local
   }
 }

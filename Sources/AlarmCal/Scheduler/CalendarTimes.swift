@@ -1,9 +1,15 @@
 import ICalendar
 
-/// How one VCALENDAR's times become instants: its own VTIMEZONEs first (the file's definition
-/// wins; one cut short is continued by the IANA zone it names and agrees with, as import
-/// does), then IANA and Windows names, UTC, and floating and DATE values in Google's
-/// X-WR-TIMEZONE or else the default zone (`--tz`).
+/// Where one VCALENDAR's times are: the one home of that rule, for `upcoming`, `snooze`,
+/// `dismiss` and `plan` (instants, through ``place(_:)``) and for import (a clock alarm's IANA
+/// zone, through ``clockZones(around:preferring:)``).
+///
+/// A TZID the calendar defines is read as its VTIMEZONE defines it (RFC 5545 §3.6.5). One cut
+/// short (no observance recurs without end) is continued past its last onset by the IANA zone
+/// its TZID or X-LIC-LOCATION names, when that zone agrees with it where it defines offsets
+/// (``ContinuedZone``); a VTIMEZONE that defines no offsets at all is that IANA zone. Other
+/// TZIDs are IANA or Windows names; UTC times are read on Google's X-WR-TIMEZONE clock, and
+/// floating and DATE values in X-WR-TIMEZONE or else the default zone (`--tz`).
 struct CalendarTimes {
   /// A value placed on a wall clock.
   struct Placed {
@@ -18,23 +24,52 @@ struct CalendarTimes {
     var instant: Instant { zone.instant(for: local) }
   }
 
+  /// A VTIMEZONE as read: its offsets, if it defines any, and the IANA zone it names.
+  struct Definition {
+    let tzid: String
+    let rules: VTimezoneRules?
+    /// The IANA zone its TZID or X-LIC-LOCATION names (a Windows name mapped), if any.
+    let named: String?
+  }
+
   let defaultZone: any ZoneOffsets
   let calendarZone: (any ZoneOffsets)?
+  /// X-WR-TIMEZONE's IANA zone, when the system knows it.
+  let calendarZoneName: String?
   /// Kept as existentials: a VTimezoneRules is too large to sit inside one, so each copy of a
   /// fresh existential would box it anew, once per series; copies of a stored one share its box.
   let definitions: [String: any ZoneOffsets]
+  /// The calendar's VTIMEZONEs in file order.
+  let defined: [Definition]
 
   init(calendar: ICalComponent, defaultZone: any ZoneOffsets) {
     self.defaultZone = defaultZone
     var definitions: [String: any ZoneOffsets] = [:]
+    var defined: [Definition] = []
     for component in calendar.components(named: "VTIMEZONE") {
-      guard let rules = VTimezoneRules(component) else { continue }
-      let names = [rules.tzid, component.propertyValue(uppercased: "X-LIC-LOCATION")]
-      definitions[rules.tzid] =
-        ContinuedZone(rules, named: names.compactMap { $0 }) ?? rules
+      guard let tzid = component.propertyValue(uppercased: "TZID") else { continue }
+      let names = [tzid, component.propertyValue(uppercased: "X-LIC-LOCATION")].compactMap { $0 }
+      let named = names.lazy.compactMap(TimeZoneNames.ianaIdentifier(forTZID:)).first
+      let rules = VTimezoneRules(component)
+      defined.append(Definition(tzid: tzid, rules: rules, named: named))
+      if let rules {
+        definitions[tzid] = ContinuedZone(rules, named: names) ?? rules
+      } else if let zone = named.flatMap(TimeZoneRules.init(identifier:)) {
+        definitions[tzid] = zone
+      }
     }
     self.definitions = definitions
-    calendarZone = calendar.calendarTimeZone.flatMap(TimeZoneRules.init(identifier:))
+    self.defined = defined
+    calendarZoneName = calendar.calendarTimeZone.flatMap {
+      TimeZoneRules(identifier: $0) == nil ? nil : $0
+    }
+    calendarZone = calendarZoneName.flatMap(TimeZoneRules.init(identifier:))
+  }
+
+  /// Whether the calendar's definition of `tzid` is continued by an IANA zone past its last
+  /// onset (``ContinuedZone``).
+  func isContinued(tzid: String) -> Bool {
+    definitions[tzid] is ContinuedZone
   }
 
   /// The zone a TZID names, or nil when neither the file nor the system knows it.

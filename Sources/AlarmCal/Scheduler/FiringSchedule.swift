@@ -112,31 +112,36 @@ public struct FiringSchedule {
     }
     _ = consume text
     // A UID whose masters several calendars hold: the current one's calendar keeps it.
-    var across = CurrentAcrossCalendars()
-    var order = 0
-    for index in pieces.indices {
-      for item in read[index] {
-        defer { order += 1 }
-        guard !item.isOverride, !item.uid.isEmpty else { continue }
-        across.note(
-          uid: item.uid, calendar: pieces[index].root, revision: item.revision.placed(at: order),
-          line: item.line)
-      }
+    let across = Self.currentMasters(read, calendars: pieces.map(\.root))
+    for (root, builder) in builderOfRoot.enumerated() where builder >= 0 {
+      builders[builder].passOver(by: across, calendar: root)
     }
     for index in pieces.indices {
-      let root = pieces[index].root
-      let builder = builderOfRoot[root]
-      for item in read[index].indices {
-        if let newer = across.newer(for: read[index][item].uid, in: root) {
-          builders[builder].passOver(read[index][item], newer: newer.revision, line: newer.line)
-        } else {
-          builders[builder].add(&read[index][item])
-        }
-      }
+      let builder = builderOfRoot[pieces[index].root]
+      for item in read[index].indices { builders[builder].add(&read[index][item]) }
       read[index] = []
     }
     for index in builders.indices { take(&builders[index]) }
     fileCount += 1
+  }
+
+  /// The current master of each UID that several calendars hold, from the items read in
+  /// pieces (`calendars`: each piece's calendar), in file order.
+  private static func currentMasters(
+    _ read: [[SeriesBuilder.ReadItem]], calendars: [Int]
+  ) -> CurrentAcrossCalendars {
+    var across = CurrentAcrossCalendars()
+    var order = 0
+    for index in read.indices {
+      for item in read[index] {
+        defer { order += 1 }
+        guard !item.isOverride, !item.uid.isEmpty else { continue }
+        across.note(
+          uid: item.uid, calendar: calendars[index], revision: item.revision.placed(at: order),
+          line: item.line)
+      }
+    }
+    return across
   }
 
   /// Takes a builder's walks and warnings, once every component of its calendar is added.

@@ -1,33 +1,39 @@
 import ICalendar
 
-/// Groups one calendar's VEVENTs and VTODOs into series: by UID (a component without one is an
-/// item of its own, identified by its content), keeping the latest revision of each master and
-/// of each override (RFC 5546 §2.1.5). A master is read into its parts as it comes and its
-/// component let go; overrides are kept until the calendar has been read, then joined to their
-/// master, or made series of their own when it has none.
+/// Builds one calendar's series for the scheduler: its VEVENTs and VTODOs grouped as
+/// ``CalendarItems`` says. A master is read into its parts as it comes and its component let go;
+/// overrides are kept until the calendar has been read, then joined to their master, or made
+/// series of their own when it has none.
 struct SeriesBuilder {
   private var reader: SeriesReader
-  /// One slot per UID, in the order UIDs first appear.
-  private var slots: [Slot] = []
-  private var slotOfIdentity: [String: Int] = [:]
+  private var items: CalendarItems<Piece>
   /// Warnings about the grouping itself (older revisions, missing UIDs), reported first.
   private var groupingWarnings: [SchedulerWarning] = []
   /// How many VEVENTs and VTODOs were added, for the order of revisions.
   private var added = 0
-  private var contentIdentity = ContentIdentity()
 
-  /// What one UID has so far.
-  private struct Slot {
-    let uid: String
-    /// The text firing ids hash: the UID, or for a component without one, its content.
-    let identity: String
-    /// The current master read (boxed: the slots stay small, and each master's memory goes as
-    /// soon as its series is made), its revision and line.
-    var master: MasterBox?
-    var revision: ComponentRevision?
-    var masterLine: Int?
-    /// Overrides in file order, each with its revision.
-    var overrides: [(component: ICalComponent, revision: ComponentRevision)] = []
+  /// What the builder keeps of an item: a master read (boxed: the series stay small, and each
+  /// master's memory goes as soon as its series is made), or an override's component (boxed
+  /// too, by `indirect`).
+  private enum Piece {
+    case master(MasterBox?, isTask: Bool)
+    indirect case override(ICalComponent)
+
+    /// The component's name, for warnings.
+    var name: String {
+      switch self {
+      case .master(_, let isTask): isTask ? "VTODO" : "VEVENT"
+      case .override(let component): component.name
+      }
+    }
+
+    var master: MasterBox? {
+      if case .master(let box, _) = self { box } else { nil }
+    }
+
+    var override: ICalComponent? {
+      if case .override(let component) = self { component } else { nil }
+    }
   }
 
   /// A read master on the heap. Its parts are moved in and out, never copied: a copy would
@@ -56,8 +62,7 @@ struct SeriesBuilder {
   ) {
     reader = SeriesReader(
       file: file, fileIndex: fileIndex, times: times, workLimit: workLimit, includeDue: includeDue)
-    slots.reserveCapacity(components)
-    slotOfIdentity.reserveCapacity(components)
+    items = CalendarItems(capacity: components)
   }
 
   /// A VEVENT or VTODO read as far as it can be without the rest of its calendar, so that a
@@ -78,8 +83,14 @@ struct SeriesBuilder {
 
   /// Makes room for `components` more VEVENTs and VTODOs.
   mutating func reserve(_ components: Int) {
-    slots.reserveCapacity(slots.count + components)
-    slotOfIdentity.reserveCapacity(slotOfIdentity.count + components)
+    items.reserve(components)
+  }
+
+  /// Sets the current master of each UID that several calendars of the file hold, and this
+  /// calendar's number, before any item is added: an item whose UID has a newer master in
+  /// another calendar is passed over (``CalendarItems``).
+  mutating func passOver(by across: CurrentAcrossCalendars, calendar: Int) {
+    items.passOver(by: across, calendar: calendar)
   }
 
   /// A copy of the builder's reader, for ``read(_:with:)`` elsewhere.
@@ -102,43 +113,38 @@ struct SeriesBuilder {
   mutating func add(_ item: inout ReadItem) {
     let revision = item.revision.placed(at: added)
     added += 1
-    let slot = slot(for: item)
+    let key = key(for: item)
+    let passed: CalendarItems<Piece>.PassedOver?
     if item.isOverride, let component = item.component {
-      slots[slot].overrides.append((component, revision))
-      return
-    }
-    guard takeMaster(slot, revision: revision, line: item.line, component: item.name) else {
-      return
-    }
-    if let read = item.master.take() {
-      slots[slot].master = MasterBox(consume read)
-    } else if let component = item.component {
-      slots[slot].master = MasterBox(
-        reader.master(component, uid: slots[slot].uid, identity: slots[slot].identity))
+      let recurrence =
+        component.property(uppercased: "RECURRENCE-ID").map {
+          CalendarItems<Piece>.recurrenceKey($0, times: reader.times)
+        } ?? ""
+      passed = items.addOverride(
+        .override(component), key: key, uid: item.uid,
+        recurrence: recurrence, revision: revision, line: item.line)
     } else {
-      slots[slot].master = nil
+      var box: MasterBox?
+      if let read = item.master.take() {
+        box = MasterBox(consume read)
+      } else if let component = item.component {
+        box = MasterBox(reader.master(component, uid: item.uid, identity: key))
+      }
+      passed = items.addMaster(
+        .master(box, isTask: item.name == "VTODO"), key: key, uid: item.uid,
+        revision: revision, line: item.line)
     }
-  }
-
-  /// Passes over an item whose UID has a newer master in another calendar of the file
-  /// (``CurrentAcrossCalendars``): a master with the warning that says so, an override beside
-  /// it without a word.
-  mutating func passOver(_ item: ReadItem, newer: ComponentRevision, line: Int?) {
-    added += 1
-    guard !item.isOverride else { return }
+    guard let passed, let message = passed.message else { return }
     groupingWarnings.append(
       SchedulerWarning(
-        file: reader.file, line: item.line, component: item.name, uid: item.uid,
-        message: item.revision.supersededReason(by: newer, line: line)))
+        file: reader.file, line: passed.line, component: passed.item.name, uid: item.uid,
+        message: message))
   }
 
-  /// The slot of a component's UID, made when the UID is new. A component without a UID is
-  /// an item of its own, identified by its content, with a warning when it has alarms.
-  private mutating func slot(for read: ReadItem) -> Int {
-    guard read.uid.isEmpty, let item = read.component else {
-      return slot(uid: read.uid, identity: read.uid)
-    }
-    let identity = contentIdentity.identity(of: item)
+  /// The grouping key of an item (``CalendarItems/key(uid:of:)``). A component without a UID
+  /// is an item of its own, identified by its content, with a warning when it has alarms.
+  private mutating func key(for read: ReadItem) -> String {
+    guard read.uid.isEmpty, let item = read.component else { return read.uid }
     // Said of components that can ring: a calendar without UIDs and alarms is not at fault.
     if reader.mayRing(item) {
       groupingWarnings.append(
@@ -146,68 +152,33 @@ struct SeriesBuilder {
           file: reader.file, line: item.line, component: item.name, uid: "",
           message: "has no UID; its firings' ids are derived from its content"))
     }
-    return slot(uid: "", identity: "\u{0}" + identity)
-  }
-
-  private mutating func slot(uid: String, identity: String) -> Int {
-    if let known = slotOfIdentity[identity] { return known }
-    slots.append(Slot(uid: uid, identity: identity))
-    slotOfIdentity[identity] = slots.count - 1
-    return slots.count - 1
-  }
-
-  /// Makes this master the slot's current one unless the slot has a newer revision; whichever
-  /// gives way is warned about. True when the caller's master is current.
-  private mutating func takeMaster(
-    _ slot: Int, revision: ComponentRevision, line: Int?, component: String
-  ) -> Bool {
-    let uid = slots[slot].uid
-    if let current = slots[slot].revision {
-      if revision < current {
-        groupingWarnings.append(
-          SchedulerWarning(
-            file: reader.file, line: line, component: component, uid: uid,
-            message: revision.supersededReason(by: current, line: slots[slot].masterLine)))
-        return false
-      }
-      groupingWarnings.append(
-        SchedulerWarning(
-          file: reader.file, line: slots[slot].masterLine, component: component, uid: uid,
-          message: current.supersededReason(by: revision, line: line)))
-    }
-    slots[slot].revision = revision
-    slots[slot].masterLine = line
-    return true
+    return items.key(uid: "", of: item)
   }
 
   /// The walks through the series, in the order their UIDs first appeared, and every warning:
   /// the grouping's first, then each UID's in that order. The builder is spent.
   mutating func finish() -> (walks: [SeriesWalk], warnings: [SchedulerWarning]) {
-    slotOfIdentity = [:]
-    var slots: [Slot] = []
-    swap(&slots, &self.slots)
+    var series = items.takeSeries()
     var found = groupingWarnings
     var result: [SeriesWalk] = []
-    result.reserveCapacity(slots.count)
-    for index in slots.indices {
-      Self.series(of: slots[index], reader: &reader, into: &result, warnings: &found)
+    result.reserveCapacity(series.count)
+    for index in series.indices {
+      Self.walks(of: series[index], reader: &reader, into: &result, warnings: &found)
       // Each master's parts go as its series comes.
-      slots[index].master = nil
-      slots[index].overrides = []
+      series[index].master = nil
+      series[index].overrides = [:]
     }
     return (result, found)
   }
 
   /// The walks through one UID's series, and the warnings of reading them.
-  private static func series(
-    of slot: Slot, reader: inout SeriesReader, into result: inout [SeriesWalk],
-    warnings found: inout [SchedulerWarning]
+  private static func walks(
+    of series: CalendarItems<Piece>.Series, reader: inout SeriesReader,
+    into result: inout [SeriesWalk], warnings found: inout [SchedulerWarning]
   ) {
-    let (uid, identity) = (slot.uid, slot.identity)
-    let overrides =
-      slot.overrides.isEmpty
-      ? [] : currentOverrides(slot.overrides, uid: uid, reader: reader, into: &found)
-    guard let master = slot.master else {
+    let (uid, identity) = (series.uid, series.key)
+    let overrides = series.overridesInFileOrder.compactMap(\.override)
+    guard let master = series.master?.item.master else {
       // Instances without their series (a CalDAV server's expanded answer): each is a
       // single instance of its own, keeping its RECURRENCE-ID.
       for item in overrides {
@@ -239,44 +210,5 @@ struct SeriesBuilder {
     let rule = parts.rule.take()
     let series = AlarmSeries(parts, subDailyRule: rule?.isSubDaily, overrides: overrides)
     return series.canRing ? SeriesWalk(series, rule: consume rule) : nil
-  }
-
-  /// The current revision of each RECURRENCE-ID's override, in file order; the others are
-  /// warned about (RFC 5546 §2.1.5).
-  private static func currentOverrides(
-    _ overrides: [(component: ICalComponent, revision: ComponentRevision)], uid: String,
-    reader: SeriesReader, into warnings: inout [SchedulerWarning]
-  ) -> [ICalComponent] {
-    var current: [String: Int] = [:]
-    var keptOnes: [Int] = []
-    for (index, override) in overrides.enumerated() {
-      let key =
-        override.component.property(uppercased: "RECURRENCE-ID").map {
-          recurrenceKey($0, times: reader.times)
-        } ?? ""
-      guard let other = current[key] else {
-        current[key] = index
-        keptOnes.append(index)
-        continue
-      }
-      let (older, newer) =
-        override.revision < overrides[other].revision ? (index, other) : (other, index)
-      let item = overrides[older].component
-      warnings.append(
-        SchedulerWarning(
-          file: reader.file, line: item.line, component: item.name, uid: uid,
-          message: overrides[older].revision.supersededReason(
-            by: overrides[newer].revision, line: overrides[newer].component.line)))
-      current[key] = newer
-      if newer == index, let place = keptOnes.firstIndex(of: other) { keptOnes[place] = index }
-    }
-    return keptOnes.sorted().map { overrides[$0].component }
-  }
-
-  /// A RECURRENCE-ID as a key: its instant (or date), whatever its zone or form.
-  private static func recurrenceKey(_ property: ICalProperty, times: CalendarTimes) -> String {
-    guard let value = DateTimeValue(property: property) else { return property.value }
-    if case .date(let date) = value { return date.description }
-    return times.instant(value).map(\.description) ?? property.value
   }
 }

@@ -37,7 +37,7 @@ struct SeriesReader {
   let times: CalendarTimes
   let workLimit: Int
   /// Warnings of the component being read.
-  private var warnings: [SchedulerWarning] = []
+  var warnings: [SchedulerWarning] = []
   /// Each RRULE text read: its place in `compiledRules`, or why it cannot be read. Large
   /// calendars repeat a few rules many times.
   private var rules: [String: Result<Int, RecurrenceRuleError>] = [:]
@@ -80,7 +80,7 @@ struct SeriesReader {
         || item.hasProperty(uppercased: "DTSTART") && item.hasProperty(uppercased: "DURATION"))
   }
 
-  private mutating func warn(_ item: ICalComponent, _ uid: String, _ message: String) {
+  mutating func warn(_ item: ICalComponent, _ uid: String, _ message: String) {
     warnings.append(
       SchedulerWarning(
         file: file, line: item.line, component: item.name, uid: uid, message: message))
@@ -229,68 +229,6 @@ struct SeriesReader {
     return rdates
   }
 
-  /// A master's overrides, read against its parts.
-  struct Overrides {
-    /// RECURRENCE-ID → the override's own start and template.
-    var table: [RecurrenceID: (start: CalendarTimes.Placed, template: InstanceTemplate)] = [:]
-    /// RANGE=THISANDFUTURE overrides, in time order.
-    var future: [FutureOverride] = []
-    /// Their absolute triggers and snoozes, which ring once, for their instance.
-    var singles: [Firing] = []
-  }
-
-  /// The overrides of a master, read against its parts, and the warnings reading them gave.
-  mutating func overrides(_ overrides: [ICalComponent], of master: MasterParts, uid: String)
-    -> (Overrides, [SchedulerWarning])
-  {
-    warnings = []
-    let placed = master.placed
-    var table: [RecurrenceID: (start: CalendarTimes.Placed, template: InstanceTemplate)] = [:]
-    var future: [FutureOverride] = []
-    var singles: [Firing] = []
-    for override in overrides {
-      guard let idProperty = override.property(uppercased: "RECURRENCE-ID"),
-        let idValue = DateTimeValue(property: idProperty),
-        let recurrenceID = recurrenceID(of: idValue, seriesIsDate: placed.isDate)
-      else {
-        warn(override, uid, "RECURRENCE-ID cannot be read; the override is ignored")
-        continue
-      }
-      let startValue =
-        override.property(uppercased: "DTSTART").flatMap(DateTimeValue.init(property:)) ?? idValue
-      guard let overrideStart = times.place(startValue) else {
-        warn(override, uid, "the override's time zone is unknown; the override is ignored")
-        continue
-      }
-      let lastAck = mozillaLastAck(of: override)
-      let overrideTemplate = self.template(
-        override, uid: uid, placed: overrideStart, lastAck: lastAck)
-      table[recurrenceID] = (overrideStart, overrideTemplate)
-      if !overrideTemplate.cancelled {
-        singles += singleFirings(
-          override, origin: master.origin, template: overrideTemplate, placed: overrideStart,
-          recurrenceID: recurrenceID, lastAck: lastAck)
-      }
-      if idProperty.parameter(uppercased: "RANGE")?.asciiUppercased == "THISANDFUTURE" {
-        // Later instances move by the same wall-clock amount and take the override's properties.
-        let original: LocalDateTime
-        switch recurrenceID {
-        case .instant(let instant): original = placed.zone.local(at: instant)
-        case .date(let date): original = LocalDateTime(date, .midnight)
-        }
-        let moved = placed.zone.local(at: overrideStart.instant)
-        future.append(
-          FutureOverride(
-            from: placed.zone.instant(for: original),
-            shift: moved.secondsSince1970 - original.secondsSince1970, template: overrideTemplate))
-      }
-    }
-    return (
-      Overrides(table: table, future: future.sorted { $0.from < $1.from }, singles: singles),
-      warnings
-    )
-  }
-
   /// The place in `compiledRules` of the rule `text` reads as, reading it the first time.
   private mutating func parsedRule(_ text: String) -> Result<Int, RecurrenceRuleError> {
     if let known = rules[text] { return known }
@@ -380,46 +318,23 @@ struct SeriesReader {
     return .exact(seconds: endInstant.secondsSince1970 - startInstant.secondsSince1970)
   }
 
-  private func recurrenceID(of value: DateTimeValue, seriesIsDate: Bool) -> RecurrenceID? {
+  func recurrenceID(of value: DateTimeValue, seriesIsDate: Bool) -> RecurrenceID? {
     if case .date(let date) = value { return .date(date) }
     return times.instant(value).map(RecurrenceID.instant)
   }
 
   /// Thunderbird's X-MOZ-LASTACK of `item`, on the clock.
-  private func mozillaLastAck(of item: ICalComponent) -> Instant? {
+  func mozillaLastAck(of item: ICalComponent) -> Instant? {
     AlarmComponent.mozillaLastAck(of: item).flatMap { times.instant($0) }
   }
 
   /// What each instance of `item` rings with; a completed task's rings with nothing, as a
   /// cancelled event's (its alarms are still read, for their warnings).
-  private mutating func template(
+  mutating func template(
     _ item: ICalComponent, uid: String, placed: CalendarTimes.Placed, lastAck: Instant?
   ) -> InstanceTemplate {
     let cancelled = item.isCancelled
-    var length = InstanceLength.exact(seconds: 0)
-    let endName = item.name == "VTODO" ? "DUE" : "DTEND"
-    // An all-day event lasts its day (RFC 5545 §3.6.1); a task placed at its DUE (it has no
-    // DTSTART) ends there: for a VTODO the end is DUE itself (§3.8.6.3).
-    if placed.isDate, item.hasProperty(uppercased: "DTSTART") { length = .days(1) }
-    if item.hasProperty(uppercased: "DTSTART"),
-      let endProperty = item.property(uppercased: endName)
-    {
-      if let end = DateTimeValue(property: endProperty) {
-        if case .date(let endDate) = end, placed.isDate {
-          length = .days(endDate.daysSince1970 - placed.local.date.daysSince1970)
-        } else if let endInstant = times.instant(end) {
-          length = .exact(seconds: endInstant.secondsSince1970 - placed.instant.secondsSince1970)
-        }
-      } else {
-        warn(item, uid, "\(endName) \(quoted(endProperty.value)) cannot be read; it is ignored")
-      }
-    } else if let text = item.propertyValue(uppercased: "DURATION") {
-      if let duration = ICalDuration(text) {
-        length = .duration(duration)
-      } else {
-        warn(item, uid, "DURATION \(quoted(text)) cannot be read; it is ignored")
-      }
-    }
+    let length = length(of: item, uid: uid, placed: placed)
     var alarms: [RingingAlarm] = []
     var positions = (alarms: 0, snoozes: 0)
     for valarm in item.components where valarm.name == "VALARM" {
@@ -464,6 +379,38 @@ struct SeriesReader {
       $0.name == "VALARM" && AlarmComponent.snoozeOf($0) == nil
         && $0.property(uppercased: "UID")?.text == uid
     }
+  }
+
+  /// How long each instance of `item` lasts, from DTEND (a task's DUE) or DURATION, or
+  /// RFC 5545's default; an unreadable one is warned about and ignored.
+  private mutating func length(
+    of item: ICalComponent, uid: String, placed: CalendarTimes.Placed
+  ) -> InstanceLength {
+    var length = InstanceLength.exact(seconds: 0)
+    let endName = item.name == "VTODO" ? "DUE" : "DTEND"
+    // An all-day event lasts its day (RFC 5545 §3.6.1); a task placed at its DUE (it has no
+    // DTSTART) ends there: for a VTODO the end is DUE itself (§3.8.6.3).
+    if placed.isDate, item.hasProperty(uppercased: "DTSTART") { length = .days(1) }
+    if item.hasProperty(uppercased: "DTSTART"),
+      let endProperty = item.property(uppercased: endName)
+    {
+      if let end = DateTimeValue(property: endProperty) {
+        if case .date(let endDate) = end, placed.isDate {
+          length = .days(endDate.daysSince1970 - placed.local.date.daysSince1970)
+        } else if let endInstant = times.instant(end) {
+          length = .exact(seconds: endInstant.secondsSince1970 - placed.instant.secondsSince1970)
+        }
+      } else {
+        warn(item, uid, "\(endName) \(quoted(endProperty.value)) cannot be read; it is ignored")
+      }
+    } else if let text = item.propertyValue(uppercased: "DURATION") {
+      if let duration = ICalDuration(text) {
+        length = .duration(duration)
+      } else {
+        warn(item, uid, "DURATION \(quoted(text)) cannot be read; it is ignored")
+      }
+    }
+    return length
   }
 
   private mutating func alarmDefinition(
@@ -522,7 +469,7 @@ struct SeriesReader {
   }
 
   /// Absolute triggers (once per component) and Thunderbird's X-MOZ-SNOOZE-TIME snoozes.
-  private func singleFirings(
+  func singleFirings(
     _ item: ICalComponent, origin: FiringOrigin, template: InstanceTemplate,
     placed: CalendarTimes.Placed, recurrenceID: RecurrenceID?, lastAck: Instant?
   ) -> [Firing] {

@@ -14,6 +14,9 @@ extension ValidationRun {
     for item in items {
       for rule in item.properties where rule.name == "RRULE" { _ = self.rule(rule.value) }
     }
+    // Overrides are checked against their series' current master, as import and upcoming
+    // attach them.
+    let masters = CalendarItems<Int>.currentMasters(of: items).mapValues { items[$0] }
     let jobs: [CalendarJob] =
       [.timeZones, .uniqueIDs] + ParallelWork.runs(of: items.count).map(CalendarJob.items)
       + [.notes, .placement]
@@ -28,7 +31,7 @@ extension ValidationRun {
       case .timeZones: run.checkTimeZones(calendar)
       case .uniqueIDs: run.checkUniqueIDs(items)
       case .items(let range):
-        for item in items[range] { run.checkItem(item, among: items) }
+        for item in items[range] { run.checkItem(item, masters: masters) }
       case .notes: run.notes(calendar, items: items)
       case .placement: run.checkPlacement(calendar)
       case .children(let range):

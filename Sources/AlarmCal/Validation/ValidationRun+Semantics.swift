@@ -18,10 +18,11 @@ extension ValidationRun {
     }
   }
 
-  /// The checks of one VEVENT or VTODO among the calendar's `items`.
-  mutating func checkItem(_ item: ICalComponent, among items: [ICalComponent]) {
+  /// The checks of one VEVENT or VTODO of a calendar whose current masters by UID are
+  /// `masters` (``CalendarItems/currentMasters(of:)``).
+  mutating func checkItem(_ item: ICalComponent, masters: [String: ICalComponent]) {
     if let override = item.property(uppercased: "RECURRENCE-ID") {
-      checkOverride(override, of: item, among: items)
+      checkOverride(override, of: item, masters: masters)
     }
     checkExclusions(item)
     if item.property(uppercased: "RECURRENCE-ID") == nil { checkAlarmsCanRing(item) }
@@ -37,18 +38,14 @@ extension ValidationRun {
   }
 
   /// A RECURRENCE-ID names an instance of its master; one that names none adds an instance
-  /// most readers drop. Compared on the wall clock when both are written the same way.
+  /// most readers drop. Compared on the wall clock when both are written the same way, against
+  /// the series' current revision.
   private mutating func checkOverride(
-    _ override: ICalProperty, of item: ICalComponent, among items: [ICalComponent]
+    _ override: ICalProperty, of item: ICalComponent, masters: [String: ICalComponent]
   ) {
-    guard let uid = item.property(uppercased: "UID")?.value,
-      let master = items.first(where: {
-        $0.property(uppercased: "RECURRENCE-ID") == nil
-          && $0.property(uppercased: "UID")?.value == uid
-      }),
+    guard let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape),
+      let master = masters[uid],
       let startLine = master.property(uppercased: "DTSTART"),
-      let ruleLine = master.property(uppercased: "RRULE"),
-      case .success = rule(ruleLine.value),
       let start = Self.dateTime(startLine),
       let target = Self.dateTime(override),
       sameForm(start, target)
@@ -56,17 +53,21 @@ extension ValidationRun {
     let rdates = master.properties(named: "RDATE").flatMap { $0.value.split(separator: ",") }
       .compactMap { DateTimeValue(text: String($0.split(separator: "/").first ?? ""))?.local }
     if rdates.contains(target.local) { return }
-    guard
-      var iterator = iterator(
-        ruleLine.value, start: start.local, isDate: start.isDate, workLimit: 200_000)
-    else { return }
-    iterator.skip(toAtLeast: target.local)
-    guard let next = iterator.next(), !iterator.stoppedByWorkLimit else { return }
-    if next != target.local {
-      report(
-        .orphanOverride, at: value(override),
-        "RECURRENCE-ID \(override.value) is not an instance of the series \"\(uid)\"")
+    if let ruleLine = master.property(uppercased: "RRULE") {
+      guard case .success = rule(ruleLine.value),
+        var iterator = iterator(
+          ruleLine.value, start: start.local, isDate: start.isDate, workLimit: 200_000)
+      else { return }
+      iterator.skip(toAtLeast: target.local)
+      guard let next = iterator.next(), !iterator.stoppedByWorkLimit, next != target.local
+      else { return }
+    } else if start.local == target.local {
+      // A master without a rule has one instance, at its start.
+      return
     }
+    report(
+      .orphanOverride, at: value(override),
+      "RECURRENCE-ID \(override.value) is not an instance of the series \"\(uid)\"")
   }
 
   /// A finite series (COUNT or UNTIL, at most 1,000 instances) whose EXDATEs remove every

@@ -65,10 +65,13 @@ extension ValidationRun {
   /// recurs without end) does not cover a series that goes on past its last onset: an RRULE
   /// without COUNT or UNTIL, or one whose UNTIL is later, on a start in that zone.
   private mutating func checkZonesCoverSeries(_ calendar: ICalComponent) {
+    // Whether the IANA zone continues a definition is `CalendarTimes`'s rule, as `upcoming`
+    // and import apply it.
+    let times = CalendarTimes(calendar: calendar, defaultZone: TimeZoneRules.utc)
     var cut: [String: (rules: VTimezoneRules, until: Instant, isContinued: Bool)] = [:]
-    for zone in calendar.components where zone.name == "VTIMEZONE" {
-      if let rules = VTimezoneRules(zone), let until = rules.definedUntil {
-        cut[rules.tzid] = (rules, until, ContinuedZone(rules, named: [rules.tzid]) != nil)
+    for definition in times.defined {
+      if let rules = definition.rules, let until = rules.definedUntil {
+        cut[definition.tzid] = (rules, until, times.isContinued(tzid: definition.tzid))
       }
     }
     guard !cut.isEmpty else { return }

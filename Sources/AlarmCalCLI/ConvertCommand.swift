@@ -46,16 +46,44 @@ enum ConvertCommand {
     var maximumBytes: Int
   }
 
-  static let usage =
-    "Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--shape alarmcal|ios] [--tz ZONE] [--now ISO-8601] [--strict] [--max-file-size SIZE]"
+  static let declaration = CommandDeclaration(
+    "convert",
+    abstract:
+      "Convert an alarm list to iCalendar (.ics) or an .ics file to an alarm list.",
+    arguments: [
+      ArgumentDeclaration(
+        "INPUT",
+        help:
+          "The file to read; '-' reads standard input. Its kind comes from the extension (.json, .ics), else from the content."
+      )
+    ],
+    options: [
+      SharedOptions.output.describing(
+        "Where to write; '-' or no option writes to standard output. The file is replaced atomically and never the input itself."
+      ),
+      OptionDeclaration(
+        "to", .choice(["ics", "json"]), default: "from the output's extension, else the other kind",
+        help: "The output kind."),
+      OptionDeclaration(
+        "shape", .choice(["alarmcal", "ios"]), default: "alarmcal",
+        help:
+          "JSON output's record shape: alarmcal's, or the iOS app's (alarmTime, name, repeatDays, sound, snoozeEnabled, isEnabled, creatTime; tasks as the to-do app's dictionary keyed by UUID), with a warning for each field that shape cannot hold."
+      ),
+      OptionDeclaration(
+        "strict", .flag, help: "Exit 1 and write nothing when import cannot keep something."),
+    ] + SharedOptions.time + SharedOptions.input,
+    epilogue: """
+      --now is also the moment to export for: each alarm starts at its first ring at or after
+      it. DTSTAMP is SOURCE_DATE_EPOCH when set, else --now.
+
+      Exit status: 0 done, 1 --strict found losses, 64 usage error, 65 unusable input data,
+      66 missing input, 74 write error.
+      """)
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(
-      arguments, command: "convert", usage: usage, help: HelpText.convert,
-      valued: ["output", "to", "shape", "tz", "now", "max-file-size"], flags: ["strict"],
-      aliases: ["o": "output"],
-      context: context
-    ) { (parsed) throws(UsageError) in try parseOptions(parsed, context: context) }
+    let outcome = CommandFront.parse(arguments, declaration, context: context) {
+      (parsed) throws(UsageError) in try parseOptions(parsed, context: context)
+    }
     switch outcome {
     case .exit(let status): return status
     case .run(let options): return convert(options, context: context)
@@ -66,34 +94,15 @@ enum ConvertCommand {
     throws(UsageError)
     -> Options
   {
-    guard let input = parsed.positionals.first else { throw UsageError("missing INPUT") }
-    guard parsed.positionals.count == 1 else {
-      throw UsageError("unexpected argument '\(parsed.positionals[1])'")
+    let input = try parsed.onlyPositional("INPUT")
+    let to = parsed.values["to"].flatMap(Format.init(rawValue:))
+    let appShape = parsed.values["shape"] == "ios"
+    if parsed.values["shape"] != nil, to == .ics {
+      throw UsageError("--shape applies to JSON output, not --to ics")
     }
-    var to: Format?
-    if let text = parsed.values["to"] {
-      guard let format = Format(rawValue: text.lowercased()) else {
-        throw UsageError("--to must be ics or json, not '\(text)'")
-      }
-      to = format
-    }
-    var appShape = false
-    if let text = parsed.values["shape"] {
-      guard text == "alarmcal" || text == "ios" else {
-        throw UsageError("--shape must be alarmcal or ios, not '\(text)'")
-      }
-      guard to != .ics else { throw UsageError("--shape applies to JSON output, not --to ics") }
-      appShape = text == "ios"
-    }
-    let zone = try zoneOption(parsed.values["tz"])
-    let now = try TimestampArgument.now(of: parsed, in: zone, context: context)
-    var timestamp = now
-    if let epoch = context.environment["SOURCE_DATE_EPOCH"], !epoch.isEmpty {
-      guard let seconds = Int64(epoch) else {
-        throw UsageError("SOURCE_DATE_EPOCH '\(epoch)' is not a whole number of seconds")
-      }
-      timestamp = Instant(secondsSince1970: seconds)
-    }
+    let zone = try parsed.zone()
+    let now = try parsed.now(in: zone, context: context)
+    let timestamp = try SourceDateEpoch.timestamp(context) ?? now
     let output = parsed.values["output"]
     if let output, output != "-", input != "-", InputFile.sameFile(input, output) {
       throw UsageError("refusing to overwrite the input file \(input)")
@@ -102,18 +111,7 @@ enum ConvertCommand {
       input: input, output: output, to: to, appShape: appShape, zone: zone, now: now,
       timestamp: timestamp,
       strict: parsed.flags.contains("strict"),
-      maximumBytes: try InputFile.maximumBytes(of: parsed))
-  }
-
-  /// The `--tz` zone, or the system zone.
-  static func zoneOption(_ text: String?) throws(UsageError) -> TimeZoneRules {
-    if let text {
-      guard let iana = TimeZoneNames.ianaIdentifier(forTZID: text),
-        let rules = TimeZoneRules(identifier: iana)
-      else { throw UsageError("--tz '\(text)' is not a known IANA time zone") }
-      return rules
-    }
-    return TimeZoneRules(identifier: Foundation.TimeZone.current.identifier) ?? .utc
+      maximumBytes: try parsed.maximumBytes())
   }
 
   private static func convert(_ options: Options, context: ToolContext) -> ExitCode {

@@ -85,17 +85,6 @@ enum InputFile {
     return bytes
   }
 
-  /// The `--max-file-size` option's value in bytes, or the default.
-  static func maximumBytes(of parsed: ParsedArguments) throws(UsageError) -> Int {
-    guard let text = parsed.values["max-file-size"] else { return defaultMaximumBytes }
-    guard let bytes = SizeText.parse(text), bytes >= 1 else {
-      throw UsageError(
-        "--max-file-size must be a size in bytes with an optional K, M or G (e.g. 512M), not '\(text)'"
-      )
-    }
-    return bytes
-  }
-
   /// Whether two paths name the same file (same device and inode, or the same resolved path).
   static func sameFile(_ first: String, _ second: String) -> Bool {
     var a = stat()

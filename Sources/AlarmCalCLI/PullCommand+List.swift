@@ -43,7 +43,7 @@ extension PullCommand {
       if FileManager.default.fileExists(atPath: file) {
         do {
           bytes = try InputFile.read(
-            file, maximumBytes: InputFile.defaultMaximumBytes, context: context)
+            file, maximumBytes: options.maximumBytes, context: context)
         } catch {
           err.write("alarmcal: error: \(error.message)\n")
           return .noInput
@@ -124,7 +124,7 @@ extension PullCommand {
     /// The list in `bytes` exported as push exports it at the moments of `export`, split as
     /// push splits it.
     private func resources(ofList bytes: [UInt8], export: CalDAVState.ListExport)
-      throws(UnreadableResource) -> [CalendarResource]
+      throws(CollectionCalendar.UnreadableResource) -> [CalendarResource]
     {
       let calendar: [UInt8]
       switch AlarmListInput.calendarBytes(
@@ -134,18 +134,18 @@ extension PullCommand {
       {
       case .success(let exported): calendar = exported
       case .failure(let failure):
-        throw UnreadableResource(message: failure.lines.joined(separator: "; "))
+        throw CollectionCalendar.UnreadableResource(message: failure.lines.joined(separator: "; "))
       }
       do {
         return try CalendarResources.split(try ICalendarReader.read(calendar))
       } catch {
-        throw UnreadableResource(message: "\(error)")
+        throw CollectionCalendar.UnreadableResource(message: "\(error)")
       }
     }
 
     /// The list's resources, and which of them changed here since the last push or pull.
     private func localCopy(of list: AlarmListFile?, export: CalDAVState.ListExport)
-      throws(UnreadableResource) -> LocalCopy
+      throws(CollectionCalendar.UnreadableResource) -> LocalCopy
     {
       var copy = LocalCopy()
       guard let list else { return copy }
@@ -166,7 +166,8 @@ extension PullCommand {
 
     /// The UIDs in a resource's text.
     private static func uids(in text: String) -> [String] {
-      guard let calendars = try? ICalendarReader.read(Array(PushCommand.crlf(text).utf8)) else {
+      guard let calendars = try? ICalendarReader.read(Array(CollectionCalendar.crlf(text).utf8))
+      else {
         return []
       }
       return uids(in: calendars)
@@ -180,7 +181,7 @@ extension PullCommand {
     /// The existing list with the server's changes to its alarms and tasks written in.
     private mutating func merged(
       _ list: AlarmListFile, with merge: inout Merge, export: CalDAVState.ListExport
-    ) throws(UnreadableResource) -> Written {
+    ) throws(CollectionCalendar.UnreadableResource) -> Written {
       let collection = options.connection.collectionURL
       let importer = AlarmImporter(
         fileName: collection.absoluteString, defaultTimeZone: export.zone,
@@ -195,7 +196,7 @@ extension PullCommand {
       var taskEdits: [Int: AlarmListFile.Edit<ToDo>] = [:]
       var warnings: [String] = []
       for (path, text) in merge.texts.sorted(by: { $0.key < $1.key }) {
-        guard let calendars = try? ICalendarReader.read(Array(PushCommand.crlf(text).utf8)),
+        guard let calendars = try? ICalendarReader.read(Array(CollectionCalendar.crlf(text).utf8)),
           let uid = Self.uids(in: calendars).first
         else { continue }
         merge.known.resources[path]?.uid = uid
@@ -204,7 +205,8 @@ extension PullCommand {
         do {
           imported = try importer.importAlarms(from: calendars)
         } catch {
-          throw UnreadableResource(message: "\(collection.absoluteString)\(path): \(error)")
+          throw CollectionCalendar.UnreadableResource(
+            message: "\(collection.absoluteString)\(path): \(error)")
         }
         // The server's version, when it differs from the record's.
         let change: ServerChange
@@ -271,7 +273,7 @@ extension PullCommand {
 
     /// A new list in alarmcal's shape of the calendar's alarms.
     private mutating func fresh(from merge: inout Merge, seconds: Int64)
-      throws(UnreadableResource) -> Written
+      throws(CollectionCalendar.UnreadableResource) -> Written
     {
       let collection = options.connection.collectionURL
       let export = CalDAVState.ListExport(
@@ -280,7 +282,7 @@ extension PullCommand {
       for (path, text) in texts {
         if let uid = Self.uids(in: text).first { merge.known.resources[path]?.uid = uid }
       }
-      let joined = try PullCommand.joined(texts, collection: collection)
+      let joined = try CollectionCalendar.joined(texts, collection: collection)
       let imported: ImportResult
       do {
         imported = try AlarmImporter(
@@ -288,7 +290,7 @@ extension PullCommand {
           now: Instant(secondsSince1970: seconds)
         ).importAlarms(fromUTF8: joined.bytes)
       } catch {
-        throw UnreadableResource(message: "\(error)")
+        throw CollectionCalendar.UnreadableResource(message: "\(error)")
       }
       let bytes = AlarmFileWriter.bytes(imported.alarms, tasks: imported.tasks)
       try record(bytes, in: &merge, export: export)
@@ -302,7 +304,7 @@ extension PullCommand {
     /// the moments it was exported at.
     private func record(
       _ list: [UInt8], in merge: inout Merge, export: CalDAVState.ListExport
-    ) throws(UnreadableResource) {
+    ) throws(CollectionCalendar.UnreadableResource) {
       var pathOfUID: [String: String] = [:]
       for (path, entry) in merge.known.resources where !entry.uid.isEmpty {
         pathOfUID[entry.uid] = path

@@ -16,16 +16,16 @@ extension PullCommand {
 
     /// The copy in `file`; an empty one when there is no file. A file that cannot be read or
     /// split is an error: writing over it would lose what it holds.
-    static func read(_ file: String, known: CalDAVState.Collection, context: ToolContext)
-      -> Result<LocalCopy, Stopped>
-    {
+    static func read(
+      _ file: String, known: CalDAVState.Collection, maximumBytes: Int, context: ToolContext
+    ) -> Result<LocalCopy, Stopped> {
       var copy = LocalCopy()
       guard FileManager.default.fileExists(atPath: file) else { return .success(copy) }
       let err = context.standardError
       let resources: [CalendarResource]
       do {
         let bytes = try InputFile.read(
-          file, maximumBytes: InputFile.defaultMaximumBytes, context: context)
+          file, maximumBytes: maximumBytes, context: context)
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
           return .success(copy)
         }
@@ -231,7 +231,7 @@ extension PullCommand {
     /// of the others, then the resources added here; the records' UIDs and digests are set
     /// from it (a kept local change keeps the digest and ETag it was based on, so push sends
     /// it over that ETag).
-    mutating func write() throws(UnreadableResource) -> [UInt8] {
+    mutating func write() throws(CollectionCalendar.UnreadableResource) -> [UInt8] {
       var parts: [(path: String, calendars: [ICalComponent])] = []
       var serverUIDs: [String: String] = [:]
       for (path, entry) in known.resources.sorted(by: { $0.key < $1.key }) {
@@ -283,7 +283,8 @@ extension PullCommand {
       do {
         again = try CalendarResources.split(try ICalendarReader.read(bytes))
       } catch {
-        throw UnreadableResource(message: "\(collection.absoluteString): \(error)")
+        throw CollectionCalendar.UnreadableResource(
+          message: "\(collection.absoluteString): \(error)")
       }
       for resource in again {
         guard let path = pathOfUID[resource.uid], let entry = known.resources[path] else {
@@ -297,13 +298,14 @@ extension PullCommand {
       return bytes
     }
 
-    private func parse(_ text: String, path: String) throws(UnreadableResource)
+    private func parse(_ text: String, path: String) throws(CollectionCalendar.UnreadableResource)
       -> [ICalComponent]
     {
       do {
-        return try ICalendarReader.read(Array(PushCommand.crlf(text).utf8))
+        return try ICalendarReader.read(Array(CollectionCalendar.crlf(text).utf8))
       } catch {
-        throw UnreadableResource(message: "\(collection.absoluteString)\(path): \(error)")
+        throw CollectionCalendar.UnreadableResource(
+          message: "\(collection.absoluteString)\(path): \(error)")
       }
     }
   }

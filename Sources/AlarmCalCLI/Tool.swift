@@ -7,40 +7,51 @@ public enum Tool {
   /// (``TransportService``); never listed in the help.
   public static let transportCommandName = "_http-transport"
 
+  /// A command: its declaration and what runs it.
+  struct Command: Sendable {
+    let declaration: CommandDeclaration
+    let run: @Sendable ([String], ToolContext) -> ExitCode
+  }
+
+  /// The commands, in the order the help lists them.
+  static let commands: [Command] = [
+    Command(declaration: ConvertCommand.declaration, run: ConvertCommand.run),
+    Command(declaration: UpcomingCommand.declaration, run: UpcomingCommand.run),
+    Command(declaration: PlanCommand.declaration, run: PlanCommand.run),
+    Command(declaration: ValidateCommand.declaration, run: ValidateCommand.run),
+    Command(
+      declaration: RespondCommand.declaration(.snooze),
+      run: { RespondCommand.run($0, kind: .snooze, context: $1) }),
+    Command(
+      declaration: RespondCommand.declaration(.dismiss),
+      run: { RespondCommand.run($0, kind: .dismiss, context: $1) }),
+    Command(declaration: CalendarsCommand.declaration, run: CalendarsCommand.run),
+    Command(declaration: PushCommand.declaration, run: PushCommand.run),
+    Command(declaration: PullCommand.declaration, run: PullCommand.run),
+  ]
+
+  /// The declarations of every command.
+  static var declarations: [CommandDeclaration] { commands.map(\.declaration) }
+
   /// Runs one invocation and returns its exit status.
   public static func run(arguments: [String], context: ToolContext) -> ExitCode {
     guard let first = arguments.first else {
-      context.standardError.write(HelpText.tool)
+      context.standardError.write(HelpText.tool(declarations))
       return .usage
     }
     let rest = Array(arguments.dropFirst())
+    if let command = commands.first(where: { $0.declaration.name == first }) {
+      return command.run(rest, context)
+    }
     switch first {
     case "-h", "--help":
-      context.standardOutput.write(HelpText.tool)
+      context.standardOutput.write(HelpText.tool(declarations))
       return .success
     case "--version":
       context.standardOutput.write(HelpText.version + "\n")
       return .success
     case "help":
       return help(rest, context: context)
-    case "convert":
-      return ConvertCommand.run(rest, context: context)
-    case "upcoming":
-      return UpcomingCommand.run(rest, context: context)
-    case "plan":
-      return PlanCommand.run(rest, context: context)
-    case "validate":
-      return ValidateCommand.run(rest, context: context)
-    case "snooze":
-      return RespondCommand.run(rest, kind: .snooze, context: context)
-    case "dismiss":
-      return RespondCommand.run(rest, kind: .dismiss, context: context)
-    case "calendars":
-      return CalendarsCommand.run(rest, context: context)
-    case "push":
-      return PushCommand.run(rest, context: context)
-    case "pull":
-      return PullCommand.run(rest, context: context)
     default:
       let what = first.hasPrefix("-") ? "unknown option \(first)" : "unknown command '\(first)'"
       context.standardError.write(
@@ -66,42 +77,17 @@ public enum Tool {
   }
 
   private static func help(_ arguments: [String], context: ToolContext) -> ExitCode {
-    switch arguments {
-    case []:
-      context.standardOutput.write(HelpText.tool)
+    if arguments.isEmpty {
+      context.standardOutput.write(HelpText.tool(declarations))
       return .success
-    case ["convert"]:
-      context.standardOutput.write(HelpText.convert)
-      return .success
-    case ["upcoming"]:
-      context.standardOutput.write(HelpText.upcoming)
-      return .success
-    case ["plan"]:
-      context.standardOutput.write(PlanCommand.helpText)
-      return .success
-    case ["validate"]:
-      context.standardOutput.write(ValidateCommand.helpText)
-      return .success
-    case ["snooze"]:
-      context.standardOutput.write(HelpText.snooze)
-      return .success
-    case ["dismiss"]:
-      context.standardOutput.write(HelpText.dismiss)
-      return .success
-    case ["calendars"]:
-      context.standardOutput.write(CalendarsCommand.helpText)
-      return .success
-    case ["push"]:
-      context.standardOutput.write(PushCommand.helpText)
-      return .success
-    case ["pull"]:
-      context.standardOutput.write(PullCommand.helpText)
-      return .success
-    default:
-      context.standardError.write(
-        "alarmcal: error: no help for '\(arguments.joined(separator: " "))'\nRun 'alarmcal --help' for the commands.\n"
-      )
-      return .usage
     }
+    if arguments.count == 1, let command = declarations.first(where: { $0.name == arguments[0] }) {
+      context.standardOutput.write(HelpText.help(command))
+      return .success
+    }
+    context.standardError.write(
+      "alarmcal: error: no help for '\(arguments.joined(separator: " "))'\nRun 'alarmcal --help' for the commands.\n"
+    )
+    return .usage
   }
 }

@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct CLITests {
   private let usageLine =
-    "Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--shape alarmcal|ios] [--tz ZONE] [--now ISO-8601] [--strict] [--max-file-size SIZE]\nRun 'alarmcal help convert' for details.\n"
+    "Usage: alarmcal convert INPUT [-o FILE] [--to ics|json] [--shape alarmcal|ios] [--strict]"
+    + " [--now ISO] [--tz ZONE] [--max-file-size SIZE]\nRun 'alarmcal help convert' for details.\n"
 
   @Test("--help and help print the whole help text to stdout and exit 0")
   func help() throws {
@@ -16,13 +17,19 @@ import Testing
     }
   }
 
-  @Test("help convert and convert --help print the command's whole help text")
-  func helpConvert() throws {
-    let expected = try String(contentsOfFile: try fixturePath("help-convert.txt"), encoding: .utf8)
-    for arguments in [["help", "convert"], ["convert", "--help"], ["convert", "x.json", "-h"]] {
+  @Test(
+    "help COMMAND and COMMAND --help print the command's whole help text",
+    arguments: [
+      "convert", "upcoming", "plan", "validate", "snooze", "dismiss", "calendars", "push", "pull",
+    ])
+  func helpOfEachCommand(command: String) throws {
+    let expected = try String(
+      contentsOfFile: try fixturePath("help-\(command).txt"), encoding: .utf8)
+    for arguments in [["help", command], [command, "--help"], [command, "x.json", "-h"]] {
       let result = runInProcess(arguments)
       #expect(result.status == 0)
       #expect(result.stdout == expected)
+      #expect(result.stderr == "")
     }
   }
 

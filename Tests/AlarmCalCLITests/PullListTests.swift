@@ -321,7 +321,7 @@ struct PullListTests {
     #expect(result.status == 64)
     #expect(
       result.stderr.hasPrefix(
-        "alarmcal pull: error: --keep takes 'local' or 'server', not 'mine'\n"))
+        "alarmcal pull: error: --keep must be local or server, not 'mine'\n"))
   }
 }
 

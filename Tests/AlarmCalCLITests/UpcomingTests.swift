@@ -3,7 +3,10 @@ import Testing
 
 @Suite struct UpcomingTests {
   private let usageLine =
-    "Usage: alarmcal upcoming FILE... | --url COLLECTION_URL [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--include-due] [--max-file-size SIZE] [--max-instances N]\nRun 'alarmcal help upcoming' for details.\n"
+    "Usage: alarmcal upcoming [FILE...] [--from ISO] [--to ISO] [--limit N]"
+    + " [--format text|json|ndjson] [--include-acknowledged] [--include-due] [--max-instances N]"
+    + " [--now ISO] [--tz ZONE] [--max-file-size SIZE] [--url URL] [--user NAME]"
+    + " [--password-file FILE]\nRun 'alarmcal help upcoming' for details.\n"
 
   @Test("help upcoming prints the whole help text")
   func help() throws {
@@ -239,13 +242,13 @@ import Testing
     #expect(result.stderr == "alarmcal: error: /nonexistent/missing.ics: no such file\n")
   }
 
-  @Test("a negative --limit is judged as a value: it must be a positive whole number")
+  @Test("a negative --limit is judged as a value: it must be at least 1")
   func negativeLimit() throws {
     let result = runInProcess(["upcoming", "x.ics", "--limit", "-1"])
     #expect(result.status == 64)
     #expect(
       result.stderr.hasPrefix(
-        "alarmcal upcoming: error: --limit must be a positive whole number, not '-1'\n"))
+        "alarmcal upcoming: error: --limit must be a whole number of at least 1, not '-1'\n"))
   }
 
   @Test("acknowledged firings are hidden unless --include-acknowledged")
@@ -282,7 +285,10 @@ import Testing
     "usage errors exit 64",
     arguments: [
       (["upcoming"], "missing FILE (or --url)"),
-      (["upcoming", "a.ics", "--limit", "0"], "--limit must be a positive whole number, not '0'"),
+      (
+        ["upcoming", "a.ics", "--limit", "0"],
+        "--limit must be a whole number of at least 1, not '0'"
+      ),
       (
         ["upcoming", "a.ics", "--format", "xml"], "--format must be text, json or ndjson, not 'xml'"
       ),

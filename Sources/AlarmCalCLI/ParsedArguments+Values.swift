@@ -5,9 +5,7 @@ import ICalendar
 extension ParsedArguments {
   /// The `--tz` zone, or the system zone.
   func zone() throws(UsageError) -> TimeZoneRules {
-    guard let text = values["tz"] else {
-      return TimeZoneRules(identifier: Foundation.TimeZone.current.identifier) ?? .utc
-    }
+    guard let text = values["tz"] else { return SystemZone.rules }
     guard let iana = TimeZoneNames.ianaIdentifier(forTZID: text),
       let rules = TimeZoneRules(identifier: iana)
     else {
@@ -72,6 +70,14 @@ extension ParsedArguments {
       throw UsageError("unexpected argument '\(positionals[1])'")
     }
     return first
+  }
+}
+
+/// The zone of the system, the default of `--tz`.
+enum SystemZone {
+  /// Its rules (UTC when the system names none this build knows).
+  static var rules: TimeZoneRules {
+    TimeZoneRules(identifier: Foundation.TimeZone.current.identifier) ?? .utc
   }
 }
 

@@ -27,7 +27,7 @@ extension PullCommand {
 
     /// The zone of the system, for a list no push recorded one for.
     private static var systemZone: String {
-      ((try? ConvertCommand.zoneOption(nil)) ?? .utc).identifier
+      SystemZone.rules.identifier
     }
 
     /// The list's name: `--list`, else the file's name without extension (as push names it).

@@ -16,8 +16,7 @@ extension RespondCommand {
           component that holds the alarm changes; every other byte stays.
           """,
         arguments: [file],
-        options: [
-          id,
+        options: target + [
           OptionDeclaration(
             "minutes", .count,
             help: "Ring again N minutes after --now (clock apps offer 5, 30, 60)."),
@@ -43,7 +42,7 @@ extension RespondCommand {
           that holds the alarm changes; every other byte stays.
           """,
         arguments: [file],
-        options: [id] + SharedOptions.time + SharedOptions.input,
+        options: target + SharedOptions.time + SharedOptions.input,
         epilogue: """
           The firing must have rung by --now.
 
@@ -58,9 +57,19 @@ extension RespondCommand {
     help:
       "The .ics file or alarm list (JSON), edited in place (atomically; its permissions kept).")
 
-  private static let id = OptionDeclaration(
-    "id", .text, placeholder: "FIRING_ID",
-    help: "The firing's id, as 'alarmcal upcoming' lists it (a snooze's too).")
+  /// How the firing is named: `--id`, or `--request` with `--delivered`.
+  private static let target = [
+    OptionDeclaration(
+      "id", .text, placeholder: "FIRING_ID",
+      help: "The firing's id, as 'alarmcal upcoming' lists it (a snooze's too)."),
+    OptionDeclaration(
+      "request", .text, placeholder: "ID",
+      help:
+        "Instead of --id: a 'plan' request's identifier; with --delivered, the latest firing it stands for at or before the delivery. --tz is then the plan's zone."
+    ),
+    OptionDeclaration(
+      "delivered", .instant, help: "When the request's notification was delivered."),
+  ]
 
   private static let exitStatus = """
     Exit status: 0 done, 1 no such firing (or it has not rung yet), 64 usage error,

@@ -10,9 +10,15 @@ enum RespondCommand {
     case dismiss
   }
 
+  /// How the firing is named: its id, or a delivered notification's request.
+  enum Target {
+    case id(String)
+    case request(DeliveredRequest)
+  }
+
   struct Options {
     var file: String
-    var id: String
+    var firing: Target
     var minutes: Int?
     var until: Instant?
     var now: Instant
@@ -20,22 +26,13 @@ enum RespondCommand {
     var maximumBytes: Int
   }
 
-  static let snoozeUsage =
-    "Usage: alarmcal snooze FILE --id FIRING_ID (--minutes N | --until ISO) [--now ISO] [--tz ZONE]"
-  static let dismissUsage = "Usage: alarmcal dismiss FILE --id FIRING_ID [--now ISO] [--tz ZONE]"
-
   /// How long an edit waits for another process's edit of the same file.
   static let lockWaitSeconds = 10.0
 
   static func run(_ arguments: [String], kind: Kind, context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(
-      arguments, command: kind.rawValue, usage: kind == .snooze ? snoozeUsage : dismissUsage,
-      help: kind == .snooze ? HelpText.snooze : HelpText.dismiss,
-      valued: kind == .snooze
-        ? ["id", "minutes", "until", "now", "tz", "max-file-size"]
-        : ["id", "now", "tz", "max-file-size"],
-      flags: [], context: context
-    ) { (parsed) throws(UsageError) in try parseOptions(parsed, kind: kind, context: context) }
+    let outcome = CommandFront.parse(arguments, declaration(kind), context: context) {
+      (parsed) throws(UsageError) in try parseOptions(parsed, kind: kind, context: context)
+    }
     switch outcome {
     case .exit(let status): return status
     case .run(let options): return respond(kind, options, context: context)
@@ -50,18 +47,20 @@ enum RespondCommand {
       throw UsageError("one FILE at a time, not \(parsed.positionals.count)")
     }
     guard file != "-" else { throw UsageError("FILE must be a file to edit, not standard input") }
-    guard let id = parsed.values["id"], !id.isEmpty else { throw UsageError("missing --id") }
-    let zone = try ConvertCommand.zoneOption(parsed.values["tz"])
-    let now = try TimestampArgument.now(of: parsed, in: zone, context: context)
-    var minutes: Int?
-    let until = try TimestampArgument.option("until", of: parsed, in: zone)
+    let zone = try parsed.zone()
+    let now = try parsed.now(in: zone, context: context)
+    let firing: Target
+    switch (parsed.values["id"], try deliveredRequest(parsed, zone: zone)) {
+    case (nil, nil): throw UsageError("missing --id (or --request and --delivered)")
+    case (.some, .some): throw UsageError("--request cannot be used with --id")
+    case (.some(let id), nil):
+      guard !id.isEmpty else { throw UsageError("missing --id") }
+      firing = .id(id)
+    case (nil, .some(let request)): firing = .request(request)
+    }
+    let until = try parsed.instant("until", in: zone)
+    let minutes = try parsed.count("minutes", in: 1...(366 * 24 * 60))
     if kind == .snooze {
-      if let text = parsed.values["minutes"] {
-        guard let number = Int(text), (1...(366 * 24 * 60)).contains(number) else {
-          throw UsageError("--minutes must be a whole number from 1 to 527040, not '\(text)'")
-        }
-        minutes = number
-      }
       switch (minutes, until) {
       case (nil, nil): throw UsageError("missing --minutes or --until")
       case (.some, .some): throw UsageError("--minutes and --until cannot be used together")
@@ -72,8 +71,23 @@ enum RespondCommand {
       }
     }
     return Options(
-      file: file, id: id, minutes: minutes, until: until, now: now, zone: zone,
-      maximumBytes: try InputFile.maximumBytes(of: parsed))
+      file: file, firing: firing, minutes: minutes, until: until, now: now, zone: zone,
+      maximumBytes: try parsed.maximumBytes())
+  }
+
+  /// `--request ID --delivered ISO`, the plan's zone `zone`; nil when neither is given.
+  private static func deliveredRequest(_ parsed: ParsedArguments, zone: TimeZoneRules)
+    throws(UsageError) -> DeliveredRequest?
+  {
+    let delivered = try parsed.instant("delivered", in: zone)
+    switch (parsed.values["request"], delivered) {
+    case (nil, nil): return nil
+    case (nil, .some): throw UsageError("--delivered needs --request")
+    case (.some, nil): throw UsageError("--request needs --delivered (when it was delivered)")
+    case (.some(let identifier), .some(let delivered)):
+      guard !identifier.isEmpty else { throw UsageError("missing --request") }
+      return DeliveredRequest(identifier: identifier, delivered: delivered, zone: zone)
+    }
   }
 
   private static func respond(_ kind: Kind, _ options: Options, context: ToolContext) -> ExitCode {
@@ -132,14 +146,16 @@ enum RespondCommand {
     }
     let written: WrittenResponse
     do {
-      if isList {
+      switch options.firing {
+      case .request(let request):
+        written = try request.respond(
+          response, in: bytes, file: path, isList: isList, now: options.now)
+      case .id(let id) where isList:
         written = try ListResponder.respond(
-          response, toFiring: options.id, in: bytes, file: path, now: options.now,
-          zone: options.zone)
-      } else {
+          response, toFiring: id, in: bytes, file: path, now: options.now, zone: options.zone)
+      case .id(let id):
         written = try FiringResponder.respond(
-          response, toFiring: options.id, in: bytes, file: path, now: options.now,
-          zone: options.zone)
+          response, toFiring: id, in: bytes, file: path, now: options.now, zone: options.zone)
       }
     } catch {
       // A list that cannot be read is reported as `convert` reports it: a line per problem.

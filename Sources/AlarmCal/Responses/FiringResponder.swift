@@ -57,6 +57,16 @@ public enum FiringResponder {
     now: Instant, zone: TimeZoneRules
   ) throws(ResponseError) -> WrittenResponse {
     let firing = try search(id: id, in: bytes, file: file, now: now, zone: zone)
+    return try respond(response, to: firing, in: bytes, file: file, now: now, zone: zone)
+  }
+
+  /// Writes `response` to `firing`, found in `bytes` (the text of `file`), as
+  /// ``respond(_:toFiring:in:file:now:zone:)`` does.
+  public static func respond(
+    _ response: AlarmResponse, to firing: Firing, in bytes: [UInt8], file: String,
+    now: Instant, zone: TimeZoneRules
+  ) throws(ResponseError) -> WrittenResponse {
+    let id = firing.id
     guard firing.trigger <= now else {
       throw ResponseError(
         message:
@@ -125,7 +135,7 @@ public enum FiringResponder {
   }
 
   /// The firings of `bytes`, read, none handed out yet: each step of a search starts a copy.
-  private static func schedule(of bytes: [UInt8], file: String, zone: TimeZoneRules)
+  static func schedule(of bytes: [UInt8], file: String, zone: TimeZoneRules)
     throws(ResponseError) -> FiringSchedule
   {
     var schedule = FiringSchedule(defaultZone: zone, includeAcknowledged: true)

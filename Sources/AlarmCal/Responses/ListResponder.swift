@@ -22,6 +22,17 @@ public enum ListResponder {
   ) throws(ResponseError) -> WrittenResponse {
     let list = try read(bytes, file: file, zone: zone)
     let firing = try search(id: id, in: list, file: file, now: now, zone: zone)
+    return try respond(
+      response, to: firing, in: bytes, list: list, file: file, now: now, zone: zone)
+  }
+
+  /// Writes `response` to `firing`, found in the export of `list` (read from `bytes`, the
+  /// alarm list `file`), as ``respond(_:toFiring:in:file:now:zone:)`` does.
+  static func respond(
+    _ response: AlarmResponse, to firing: Firing, in bytes: [UInt8], list: AlarmList,
+    file: String, now: Instant, zone: TimeZoneRules
+  ) throws(ResponseError) -> WrittenResponse {
+    let id = firing.id
     guard firing.trigger <= now else {
       throw ResponseError(
         message:
@@ -59,7 +70,7 @@ public enum ListResponder {
   }
 
   /// The list, or every problem in it, one line each, as `convert` prints them.
-  private static func read(_ bytes: [UInt8], file: String, zone: TimeZoneRules)
+  static func read(_ bytes: [UInt8], file: String, zone: TimeZoneRules)
     throws(ResponseError) -> AlarmList
   {
     let reader = AlarmFileReader(fileName: file, defaultTimeZone: zone.identifier)
@@ -72,7 +83,7 @@ public enum ListResponder {
   }
 
   /// The calendar `convert` exports from `list` at `now`.
-  private static func exported(_ list: AlarmList, file: String, now: Instant)
+  static func exported(_ list: AlarmList, file: String, now: Instant)
     throws(ResponseError) -> [UInt8]
   {
     do {

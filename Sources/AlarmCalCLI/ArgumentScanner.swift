@@ -95,7 +95,8 @@ struct ParsedArguments {
     // `--help` is answered even when a required option is missing.
     for option in declaration.options
     where option.required && values[option.name] == nil && !flags.contains("help") {
-      throw UsageError("missing \(option.synopsis)")
+      let written = option.short.map { "-\($0) \(option.placeholder)" } ?? option.synopsis
+      throw UsageError("missing \(written)")
     }
   }
 
@@ -137,9 +138,9 @@ enum CommandFront {
       }
       return .run(try validate(parsed))
     } catch {
+      Report(command: declaration.name, sink: context.standardError).error(error.message)
       context.standardError.write(
-        "alarmcal \(declaration.name): error: \(error.message)\n\(HelpText.usage(declaration))\n"
-          + "Run 'alarmcal help \(declaration.name)' for details.\n")
+        HelpText.usage(declaration) + "\nRun 'alarmcal help \(declaration.name)' for details.\n")
       return .exit(.usage)
     }
   }

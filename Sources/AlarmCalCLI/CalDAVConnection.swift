@@ -42,14 +42,15 @@ struct CalDAVConnection {
       }
       return .success(CalDAVSession(client: DAVClient(credentials: credentials, policy: policy)))
     } catch {
-      context.standardError.write("alarmcal: error: \(error.description)\n")
+      let hint = error.needsUserName ? " (--user NAME)" : ""
+      context.report.error(error.description + hint)
       return .failure(Stopped(.usage))
     }
   }
 
   /// Writes `error` as one line and gives its exit status.
   static func report(_ error: DAVError, context: ToolContext) -> ExitCode {
-    context.standardError.write("alarmcal: error: \(error.description)\n")
+    context.report.error("\(error.description)")
     return exitCode(for: error)
   }
 

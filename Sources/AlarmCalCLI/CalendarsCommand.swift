@@ -67,15 +67,14 @@ enum CalendarsCommand {
           "\(calendar.url.absoluteString)\t\(calendar.name ?? "-")\t\(components)\n")
       }
       if calendars.isEmpty {
-        context.standardError.write("alarmcal: no calendars found at \(connection.url)\n")
+        context.report.note("no calendars found at \(connection.url)")
       }
       return .success
     } catch {
       if !allowingOtherHosts, case .badResponse(_, let reason) = error,
         reason.hasSuffix(CalDAVSession.otherHostRefusal)
       {
-        context.standardError.write(
-          "alarmcal: error: \(error.description) (--allow-other-host follows it)\n")
+        context.report.error("\(error.description) (--allow-other-host follows it)")
         return CalDAVConnection.exitCode(for: error)
       }
       return CalDAVConnection.report(error, context: context)

@@ -115,18 +115,18 @@ enum ConvertCommand {
   }
 
   private static func convert(_ options: Options, context: ToolContext) -> ExitCode {
-    let err = context.standardError
+    let err = context.report
     let bytes: [UInt8]
     do {
       bytes = try InputFile.read(
         options.input, maximumBytes: options.maximumBytes, context: context)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .noInput
     }
     let name = options.input == "-" ? "<stdin>" : options.input
     guard let inputFormat = Format(pathExtension: options.input) ?? Format(content: bytes) else {
-      err.write("\(name): not an alarm list (JSON) nor iCalendar data\n")
+      err.error("\(name): not an alarm list (JSON) nor iCalendar data")
       return .badData
     }
     let outputFormat =
@@ -141,8 +141,8 @@ enum ConvertCommand {
     }
     // A file alarmcal would refuse to read back is not written.
     guard output.count <= options.maximumBytes else {
-      err.write(
-        "alarmcal: error: the output would be \(output.count) bytes, over the \(options.maximumBytes) alarmcal reads (--max-file-size raises it); nothing written\n"
+      err.error(
+        "the output would be \(output.count) bytes, over the \(options.maximumBytes) alarmcal reads (--max-file-size raises it); nothing written"
       )
       return .ioError
     }
@@ -153,7 +153,7 @@ enum ConvertCommand {
     do {
       try AtomicFile.write(output, to: path)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .ioError
     }
     return .success
@@ -169,22 +169,22 @@ enum ConvertCommand {
   private static func read(
     _ bytes: [UInt8], as format: Format, name: String, _ options: Options, _ context: ToolContext
   ) throws(Stopped) -> (alarms: [Alarm], tasks: [ToDo]) {
-    let err = context.standardError
+    let err = context.report
     switch format {
     case .json:
       let reader = AlarmFileReader(fileName: name, defaultTimeZone: options.zone.identifier)
       switch reader.readList(bytes) {
       case .success(let read):
-        for warning in read.warnings { err.write("warning: \(warning)\n") }
+        for warning in read.warnings { err.warning("\(warning)") }
         return (read.alarms, read.tasks)
       case .failure(let failure):
-        for problem in failure.problems { err.write("\(problem)\n") }
+        for problem in failure.problems { err.error("\(problem)") }
         throw Stopped(status: .badData)
       }
     case .ics:
       if let failure = InputFile.checkUTF8(bytes) {
-        err.write(
-          "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
+        err.error(
+          "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)"
         )
         throw Stopped(status: .badData)
       }
@@ -194,7 +194,7 @@ enum ConvertCommand {
       do {
         result = try importer.importAlarms(fromUTF8: bytes)
       } catch {
-        err.write("\(error)\n")
+        err.error("\(error)")
         throw Stopped(status: .badData)
       }
       // Losses and warnings in one report, in file order.
@@ -204,12 +204,10 @@ enum ConvertCommand {
       for (_, line) in report.enumerated().sorted(by: {
         ($0.element.0, $0.offset) < ($1.element.0, $1.offset)
       }).map(\.element) {
-        err.write("\(line)\n")
+        err.warning(line)
       }
       if options.strict && !result.losses.isEmpty {
-        err.write(
-          "alarmcal: error: --strict: \(result.losses.count) item(s) could not be kept; nothing written\n"
-        )
+        err.error("--strict: \(result.losses.count) item(s) could not be kept; nothing written")
         throw Stopped(status: .problemsFound)
       }
       return (result.alarms, result.tasks)
@@ -221,11 +219,11 @@ enum ConvertCommand {
     _ alarms: [Alarm], _ tasks: [ToDo], as format: Format, name: String, _ options: Options,
     _ context: ToolContext
   ) throws(Stopped) -> [UInt8] {
-    let err = context.standardError
+    let err = context.report
     switch format {
     case .json where options.appShape:
       let shaped = AlarmFileWriter.appShape(alarms, tasks: tasks, zone: options.zone.identifier)
-      for omission in shaped.omissions { err.write("warning: \(name): \(omission)\n") }
+      for omission in shaped.omissions { err.warning("\(name): \(omission)") }
       return shaped.bytes
     case .json:
       return AlarmFileWriter.bytes(alarms, tasks: tasks)
@@ -234,7 +232,7 @@ enum ConvertCommand {
         return try AlarmExporter(now: options.now, timestamp: options.timestamp).bytes(
           alarms, tasks: tasks)
       } catch {
-        err.write("\(name): \(error)\n")
+        err.error("\(name): \(error)")
         throw Stopped(status: .badData)
       }
     }

@@ -21,7 +21,7 @@ enum InputFile {
     } else {
       var isFolder: ObjCBool = false
       guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-        throw ReadError(message: "\(path): no such file")
+        throw ReadError(message: noSuchFile(path))
       }
       guard !isFolder.boolValue else {
         throw ReadError(message: "\(path): is a folder, not a file")
@@ -45,6 +45,9 @@ enum InputFile {
     if bytes.count > maximumBytes { throw tooLarge(path == "-" ? "<stdin>" : path, maximumBytes) }
     return bytes
   }
+
+  /// What a missing input is called, the same in every command.
+  static func noSuchFile(_ path: String) -> String { "\(path): no such file" }
 
   private static func tooLarge(_ name: String, _ maximumBytes: Int) -> ReadError {
     ReadError(

@@ -27,7 +27,11 @@ enum PlanCommand {
         ["json", "text"],
         help: "JSON an app decodes into UNNotificationRequests, or a short table."),
     ] + SharedOptions.time + SharedOptions.input,
-    epilogue: "--tz is the device's zone: repeating requests follow its wall clock.")
+    epilogue: """
+      --tz is the device's zone: repeating requests follow its wall clock.
+
+      Exit status: 0 done, 64 usage error, 65 unusable input data, 66 missing input.
+      """)
 
   struct Options {
     var files: [String]
@@ -60,25 +64,28 @@ enum PlanCommand {
   }
 
   private static func plan(_ options: Options, context: ToolContext) -> ExitCode {
-    let err = context.standardError
+    let err = context.report
     var compiler = PlanCompiler(zone: options.zone, now: options.now, budget: options.budget)
     for file in options.files {
       let name = file == "-" ? "<stdin>" : file
-      guard
-        let bytes = AlarmListInput.calendar(
-          of: file, maximumBytes: options.maximumBytes, zone: options.zone, now: options.now,
-          context: context)
-      else { return .problemsFound }
+      let bytes: [UInt8]
+      switch AlarmListInput.calendar(
+        of: file, maximumBytes: options.maximumBytes, zone: options.zone, now: options.now,
+        context: context)
+      {
+      case .success(let read): bytes = read
+      case .failure(let stop): return stop.status
+      }
       do {
         try compiler.read(bytes, file: file)
       } catch {
-        err.write("\(name):\(error.line): \(error.message)\n")
-        return .problemsFound
+        err.error("\(name):\(error.line): \(error.message)")
+        return .badData
       }
     }
-    for warning in compiler.warnings { err.write("warning: \(warning)\n") }
+    for warning in compiler.warnings { err.warning("\(warning)") }
     let plan = compiler.compile()
-    for warning in compiler.lateWarnings { err.write("warning: \(warning)\n") }
+    for warning in compiler.lateWarnings { err.warning("\(warning)") }
     if options.json {
       context.standardOutput.write(JSONWriter(style: .pretty).string(from: plan.json) + "\n")
     } else {

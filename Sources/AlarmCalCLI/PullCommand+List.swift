@@ -37,7 +37,7 @@ extension PullCommand {
     }
 
     mutating func run(context: ToolContext) -> ExitCode {
-      let err = context.standardError
+      let err = context.report
       let file = options.output
       var bytes: [UInt8] = []
       if FileManager.default.fileExists(atPath: file) {
@@ -45,7 +45,7 @@ extension PullCommand {
           bytes = try InputFile.read(
             file, maximumBytes: options.maximumBytes, context: context)
         } catch {
-          err.write("alarmcal: error: \(error.message)\n")
+          err.error("\(error.message)")
           return .noInput
         }
       }
@@ -60,7 +60,7 @@ extension PullCommand {
         switch AlarmListFile.read(bytes, file: file, zone: export.zone) {
         case .success(let read): list = read
         case .failure(let failure):
-          for line in failure.lines { err.write("\(line); not overwritten\n") }
+          for line in failure.lines { err.error("\(line); not overwritten") }
           return .badData
         }
       }
@@ -68,7 +68,7 @@ extension PullCommand {
       do {
         local = try localCopy(of: list, export: export)
       } catch {
-        err.write("alarmcal: error: \(file): \(error.message); not overwritten\n")
+        err.error("\(file): \(error.message); not overwritten")
         return .badData
       }
       let session: CalDAVSession
@@ -94,7 +94,7 @@ extension PullCommand {
           written = try fresh(from: &merge, seconds: seconds)
         }
       } catch {
-        err.write("alarmcal: error: \(error.message)\n")
+        err.error("\(error.message)")
         return .badData
       }
       state.collections[collection.absoluteString] = merge.known
@@ -102,10 +102,11 @@ extension PullCommand {
         try AtomicFile.write(written.bytes, to: file)
         try state.save(for: file, list: options.namedList)
       } catch {
-        err.write("alarmcal: error: \(error.message)\n")
+        err.error("\(error.message)")
         return .ioError
       }
-      for line in written.warnings + merge.settled + merge.conflicts { err.write(line) }
+      for line in written.warnings { err.warning(line) }
+      merge.report(err)
       context.standardOutput.write(summary)
       if written.outside > 0 {
         let noun = written.outside == 1 ? "item in the calendar is" : "items in the calendar are"
@@ -232,7 +233,7 @@ extension PullCommand {
           merge.known.resources[path] = nil
           merge.known.pending = (merge.known.pending ?? []) + [path]
           merge.conflicts.append(
-            "conflict: \(WriteRefusal.escaped(uid)) (\(collection.absoluteString)): exists on the server with other content but was not pulled here; this list's version is kept (push --overwrite replaces the server's copy)\n"
+            "conflict: \(WriteRefusal.escaped(uid)) (\(collection.absoluteString)): exists on the server with other content but was not pulled here; this list's version is kept (push --overwrite replaces the server's copy)"
           )
           continue
         }
@@ -241,7 +242,7 @@ extension PullCommand {
         case .alarm(let offset, let theirs):
           // Never a silent loss: what the record's shape cannot hold of the server's version.
           for note in list.omissions(ofRecord: offset, for: theirs) {
-            warnings.append("warning: \(WriteRefusal.escaped(uid)): the server's version \(note)\n")
+            warnings.append("\(WriteRefusal.escaped(uid)): the server's version \(note)")
           }
           edits[offset] = .replace(theirs)
         }
@@ -268,7 +269,7 @@ extension PullCommand {
 
     /// The warning for a resource of this list whose server version holds no such item.
     private static func notKept(_ uid: String, kind: String) -> String {
-      "warning: \(WriteRefusal.escaped(uid)): the server's version is no \(kind); this list's record is kept\n"
+      "\(WriteRefusal.escaped(uid)): the server's version is no \(kind); this list's record is kept"
     }
 
     /// A new list in alarmcal's shape of the calendar's alarms.

@@ -21,7 +21,7 @@ extension PullCommand {
     ) -> Result<LocalCopy, Stopped> {
       var copy = LocalCopy()
       guard FileManager.default.fileExists(atPath: file) else { return .success(copy) }
-      let err = context.standardError
+      let err = context.report
       let resources: [CalendarResource]
       do {
         let bytes = try InputFile.read(
@@ -30,20 +30,20 @@ extension PullCommand {
           return .success(copy)
         }
         if let failure = InputFile.checkUTF8(bytes) {
-          err.write("\(file):\(failure.line): not UTF-8 text; not overwritten\n")
+          err.error("\(file):\(failure.line): not UTF-8 text; not overwritten")
           return .failure(Stopped(.badData))
         }
         do {
           resources = try CalendarResources.split(try ICalendarReader.read(bytes))
         } catch let error as ICalendarSyntaxError {
-          err.write("\(file):\(error.line): \(error.message); not overwritten\n")
+          err.error("\(file):\(error.line): \(error.message); not overwritten")
           return .failure(Stopped(.badData))
         } catch {
-          err.write("alarmcal: error: \(file): \(error); not overwritten\n")
+          err.error("\(file): \(error); not overwritten")
           return .failure(Stopped(.badData))
         }
       } catch {
-        err.write("alarmcal: error: \(error.message)\n")
+        err.error("\(error.message)")
         return .failure(Stopped(.noInput))
       }
       var pathOfUID: [String: String] = [:]
@@ -88,6 +88,12 @@ extension PullCommand {
     var conflicts: [String] = []
     /// The lines that say how a conflict was settled by ``keep``.
     var settled: [String] = []
+
+    /// Writes what was settled (notes) and what conflicts (errors: the exit status is 1).
+    func report(_ report: Report) {
+      for line in settled { report.note(line) }
+      for line in conflicts { report.error(line) }
+    }
     /// The paths (of ``texts``) where the server's version replaced a change made here.
     var replacedHere: Set<String> = []
     /// The paths of conflicts whose server copy is newer than the record: the next pull reads
@@ -219,12 +225,12 @@ extension PullCommand {
 
     private mutating func settle(_ uid: String, _ path: String, _ how: String) {
       let url = CollectionScope(collection)?.member(path)?.absoluteString ?? path
-      settled.append("settled: \(WriteRefusal.escaped(uid)) (\(url)): \(how)\n")
+      settled.append("settled: \(WriteRefusal.escaped(uid)) (\(url)): \(how)")
     }
 
     private mutating func conflict(_ uid: String, _ path: String, _ why: String) {
       let url = CollectionScope(collection)?.member(path)?.absoluteString ?? path
-      conflicts.append("conflict: \(WriteRefusal.escaped(uid)) (\(url)): \(why)\n")
+      conflicts.append("conflict: \(WriteRefusal.escaped(uid)) (\(url)): \(why)")
     }
 
     /// The merged calendar's bytes: the server's text of each path read now, the local copy's

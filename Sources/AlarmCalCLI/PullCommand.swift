@@ -98,7 +98,7 @@ enum PullCommand {
   }
 
   private static func pull(_ options: Options, context: ToolContext) -> ExitCode {
-    let err = context.standardError
+    let err = context.report
     let collection = options.connection.collectionURL
     var state: CalDAVState
     var known: CalDAVState.Collection
@@ -106,7 +106,7 @@ enum PullCommand {
       state = try CalDAVState.load(for: options.output, list: options.namedList)
       known = try state.collection(collection, file: options.output, list: options.namedList)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .badData
     }
     if ListPull.isList(options.output) {
@@ -137,7 +137,7 @@ enum PullCommand {
     do {
       bytes = try merge.write()
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .badData
     }
     state.collections[collection.absoluteString] = merge.known
@@ -145,10 +145,10 @@ enum PullCommand {
       try AtomicFile.write(bytes, to: options.output)
       try state.save(for: options.output, list: options.namedList)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .ioError
     }
-    for line in merge.settled + merge.conflicts { err.write(line) }
+    merge.report(err)
     context.standardOutput.write(summary)
     return merge.conflicts.isEmpty ? .success : .problemsFound
   }

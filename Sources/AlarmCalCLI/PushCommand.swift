@@ -120,7 +120,7 @@ enum PushCommand {
   }
 
   private static func push(_ options: Options, context: ToolContext) -> ExitCode {
-    let err = context.standardError
+    let err = context.report
     var calendars: [ICalComponent] = []
     for file in options.files {
       switch readCalendars(file, options: options, context: context) {
@@ -132,7 +132,7 @@ enum PushCommand {
     do {
       resources = try CalendarResources.split(calendars)
     } catch {
-      err.write("alarmcal: error: \(error.description)\n")
+      err.error("\(error.description)")
       return .badData
     }
     let collection = options.connection.collectionURL
@@ -143,7 +143,7 @@ enum PushCommand {
       state = try CalDAVState.load(for: stateFile, list: options.namedList)
       known = try state.collection(collection, file: stateFile, list: options.namedList)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .badData
     }
     let session: CalDAVSession
@@ -169,13 +169,14 @@ enum PushCommand {
     do {
       try state.save(for: stateFile, list: options.namedList)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .ioError
     }
     context.standardOutput.write(run.tally.line)
     if let failure {
-      err.write("alarmcal: error: push stopped; what is counted above was done\n")
-      return CalDAVConnection.report(failure, context: context)
+      let status = CalDAVConnection.report(failure, context: context)
+      err.note("push stopped; what is counted above was done")
+      return status
     }
     return run.tally.conflicts.isEmpty && run.tally.refused.isEmpty ? .success : .problemsFound
   }
@@ -207,14 +208,14 @@ enum PushCommand {
   private static func readCalendars(_ file: String, options: Options, context: ToolContext)
     -> Result<[ICalComponent], Stopped>
   {
-    let err = context.standardError
+    let err = context.report
     let name = file == "-" ? "<stdin>" : file
     var bytes: [UInt8]
     do {
       bytes = try InputFile.read(
         file, maximumBytes: options.maximumBytes, context: context)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .failure(Stopped(.noInput))
     }
     switch AlarmListInput.calendarBytes(
@@ -223,17 +224,17 @@ enum PushCommand {
     {
     case .success(let calendar): bytes = calendar
     case .failure(let failure):
-      for line in failure.lines { err.write("\(line)\n") }
+      for line in failure.lines { err.error("\(line)") }
       return .failure(Stopped(.badData))
     }
     if let failure = InputFile.checkUTF8(bytes) {
-      err.write("\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8\n")
+      err.error("\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8")
       return .failure(Stopped(.badData))
     }
     do {
       return .success(try ICalendarReader.read(bytes))
     } catch {
-      err.write("\(name):\(error.line): \(error.message)\n")
+      err.error("\(name):\(error.line): \(error.message)")
       return .failure(Stopped(.badData))
     }
   }

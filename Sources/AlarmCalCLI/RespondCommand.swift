@@ -91,15 +91,18 @@ enum RespondCommand {
   }
 
   private static func respond(_ kind: Kind, _ options: Options, context: ToolContext) -> ExitCode {
-    let err = context.standardError
+    let err = context.report
     let path = options.file
     // A link is followed once, here: the file it leads to is locked, read and replaced.
     let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    guard FileManager.default.fileExists(atPath: path) else {
+      return err.fail(.noInput, InputFile.noSuchFile(path))
+    }
     let lock: FileLock
     do {
       lock = try FileLock(target, waitingUpTo: lockWaitSeconds)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return FileManager.default.fileExists(atPath: path) ? .temporaryFailure : .noInput
     }
     let status = edit(kind, options, target: target, context: context)
@@ -113,27 +116,26 @@ enum RespondCommand {
   private static func edit(_ kind: Kind, _ options: Options, target: String, context: ToolContext)
     -> ExitCode
   {
-    let err = context.standardError
+    let err = context.report
     let path = options.file
     do {
       try AtomicFile.checkEditable(target)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .noPermission
     }
     let bytes: [UInt8]
     do {
       bytes = try InputFile.read(target, maximumBytes: options.maximumBytes, context: context)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .noInput
     }
     // An alarm list (JSON) is edited in its own form; `upcoming` prints the same ids for it.
     let isList = AlarmListInput.isList(bytes, file: path)
     if !isList, let failure = InputFile.checkUTF8(bytes) {
-      err.write(
-        "\(path):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
-      )
+      err.error(
+        "\(path):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)")
       return .badData
     }
     let response: AlarmResponse
@@ -159,26 +161,20 @@ enum RespondCommand {
       }
     } catch {
       // A list that cannot be read is reported as `convert` reports it: a line per problem.
-      if isList && error.isUnreadable {
-        err.write("\(error.message)\n")
-      } else {
-        err.write("alarmcal \(kind.rawValue): error: \(error.message)\n")
-      }
+      for line in error.message.split(separator: "\n") { err.error(String(line)) }
       return error.isUnreadable ? .badData : .problemsFound
     }
     // Another program (one that takes no lock) may have written the file since it was read.
     let current = try? InputFile.read(
       target, maximumBytes: options.maximumBytes, context: context)
     guard current == bytes else {
-      err.write(
-        "alarmcal \(kind.rawValue): error: \(path) changed while it was being edited; nothing was written, try again\n"
-      )
+      err.error("\(path) changed while it was being edited; nothing was written, try again")
       return .temporaryFailure
     }
     do {
       try AtomicFile.write(written.bytes, to: target, as: .edited)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return error.refused ? .noPermission : .ioError
     }
     let id = written.firing.id

@@ -41,6 +41,8 @@ public enum Tool {
     }
     let rest = Array(arguments.dropFirst())
     if let command = commands.first(where: { $0.declaration.name == first }) {
+      var context = context
+      context.commandName = first
       return command.run(rest, context)
     }
     switch first {
@@ -52,10 +54,28 @@ public enum Tool {
       return .success
     case "help":
       return help(rest, context: context)
+    case "--generate-manual" where rest.isEmpty:
+      context.standardOutput.write(ManualPage.roff(declarations))
+      return .success
+    case "--generate-completion-script":
+      guard rest.count == 1, let script = CompletionScript.script(for: rest[0], declarations)
+      else {
+        context.report.error(
+          "--generate-completion-script takes one of \(CompletionScript.shells.joined(separator: ", "))"
+        )
+        return .usage
+      }
+      context.standardOutput.write(script)
+      return .success
+    case CompletionScript.zonesCommand:
+      // Hidden: the zone names --tz accepts, for the completion scripts.
+      let zones = Foundation.TimeZone.knownTimeZoneIdentifiers.sorted()
+      context.standardOutput.write(zones.joined(separator: "\n") + "\n")
+      return .success
     default:
       let what = first.hasPrefix("-") ? "unknown option \(first)" : "unknown command '\(first)'"
-      context.standardError.write(
-        "alarmcal: error: \(what)\nRun 'alarmcal --help' for the commands.\n")
+      context.report.error(what)
+      context.standardError.write("Run 'alarmcal --help' for the commands.\n")
       return .usage
     }
   }
@@ -70,7 +90,10 @@ public enum Tool {
     let context = ToolContext.process(environment: environment)
     let status = run(arguments: arguments, context: context)
     if let failure = context.standardOutput.writeFailure {
-      context.standardError.write("alarmcal: error: cannot write to standard output: \(failure)\n")
+      var context = context
+      context.commandName =
+        Tool.declarations.contains { $0.name == arguments.first } ? arguments[0] : ""
+      context.report.error("cannot write to standard output: \(failure)")
       return status == .success ? .ioError : status
     }
     return status
@@ -85,9 +108,8 @@ public enum Tool {
       context.standardOutput.write(HelpText.help(command))
       return .success
     }
-    context.standardError.write(
-      "alarmcal: error: no help for '\(arguments.joined(separator: " "))'\nRun 'alarmcal --help' for the commands.\n"
-    )
+    context.report.error("no help for '\(arguments.joined(separator: " "))'")
+    context.standardError.write("Run 'alarmcal --help' for the commands.\n")
     return .usage
   }
 }

@@ -79,7 +79,8 @@ enum UpcomingCommand {
       (stable across runs and machines, and across snoozes and dismissals of other firings;
       usable as a notification request id).
 
-      Exit status: 0 done, 1 a file could not be read (the others are still listed), 64 usage error.
+      Exit status: 0 done, 64 usage error, 65 a file's data is unusable, 66 a file is missing or
+      unreadable (the other files are still listed), 69, 76, 77 as for 'alarmcal pull'.
       """)
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
@@ -122,28 +123,31 @@ enum UpcomingCommand {
   static let defaultMaximumInstances = 1_000_000
 
   private static func upcoming(_ options: Options, context: ToolContext) -> ExitCode {
-    let err = context.standardError
-    var failed = false
+    let err = context.report
+    // The first file that could not be read decides the exit status; the others are listed.
+    var failure: ExitCode?
     var schedule = FiringSchedule(
       defaultZone: options.zone, includeAcknowledged: options.includeAcknowledged,
       workLimit: options.maximumInstances, includeDue: options.includeDue)
     for file in options.files {
       let name = file == "-" ? "<stdin>" : file
       // An alarm list is planned as `convert` would export it at --now.
-      guard
-        let bytes = AlarmListInput.calendar(
-          of: file, maximumBytes: options.maximumBytes, zone: options.zone, now: options.now,
-          context: context)
-      else {
-        failed = true
+      let bytes: [UInt8]
+      switch AlarmListInput.calendar(
+        of: file, maximumBytes: options.maximumBytes, zone: options.zone, now: options.now,
+        context: context)
+      {
+      case .success(let read): bytes = read
+      case .failure(let stop):
+        failure = failure ?? stop.status
         continue
       }
       do {
         // Each event becomes its series as soon as it is read.
         try schedule.read(consume bytes, file: file)
       } catch {
-        err.write("\(name):\(error.line): \(error.message)\n")
-        failed = true
+        err.error("\(name):\(error.line): \(error.message)")
+        failure = failure ?? .badData
       }
     }
     if let connection = options.connection {
@@ -152,7 +156,7 @@ enum UpcomingCommand {
       case .failure(let stop): return stop.status
       }
     }
-    for warning in schedule.warnings { err.write("warning: \(warning)\n") }
+    for warning in schedule.warnings { err.warning("\(warning)") }
     let colour =
       options.format == .text && context.standardOutputIsTerminal
       && context.environment["NO_COLOR"] == nil
@@ -163,9 +167,9 @@ enum UpcomingCommand {
     schedule.startFirings(from: options.from, to: options.to, limit: options.limit)
     // "No alarms in this window." would be false next to a file that could not be read.
     let late = OverlappedPrinting.printAll(
-      of: consume schedule, with: printer, sayWhenEmpty: !failed)
-    for warning in late { err.write("warning: \(warning)\n") }
-    return failed ? .problemsFound : .success
+      of: consume schedule, with: printer, sayWhenEmpty: failure == nil)
+    for warning in late { err.warning("\(warning)") }
+    return failure ?? .success
   }
 
   /// Reads the CalDAV calendar at `--url` (calendar-query, RFC 4791 §7.8) into `schedule`, as
@@ -192,14 +196,13 @@ enum UpcomingCommand {
           object.data.map { (object.url.path(percentEncoded: true), $0) }
         }, collection: collection)
     } catch {
-      context.standardError.write("alarmcal: error: \(error.message)\n")
+      context.report.error("\(error.message)")
       return .failure(Stopped(.badData))
     }
     do {
       try schedule.read(consume bytes, file: collection.absoluteString)
     } catch {
-      context.standardError.write(
-        "alarmcal: error: \(collection.absoluteString):\(error.line): \(error.message)\n")
+      context.report.error("\(collection.absoluteString):\(error.line): \(error.message)")
       return .failure(Stopped(.badData))
     }
     return .success(())

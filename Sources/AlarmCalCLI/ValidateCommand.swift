@@ -58,6 +58,8 @@ enum ValidateCommand {
   }
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
+    var context = context
+    context.commandName = declaration.name
     let outcome = CommandFront.parse(arguments, declaration, context: context) {
       (parsed) throws(UsageError) in try parseOptions(parsed, context: context)
     }
@@ -94,7 +96,7 @@ enum ValidateCommand {
       do {
         bytes = try InputFile.read(file, maximumBytes: options.maximumBytes, context: context)
       } catch {
-        context.standardError.write("alarmcal: error: \(error.message)\n")
+        context.report.error("\(error.message)")
         missing = true
         continue
       }
@@ -105,8 +107,8 @@ enum ValidateCommand {
         || found.contains { $0.severity == .error || (options.strict && $0.severity == .warning) }
       if options.maximumProblems > 0, found.count > options.maximumProblems {
         diagnostics += found.prefix(options.maximumProblems)
-        context.standardError.write(
-          "alarmcal: note: \(name): \(found.count - options.maximumProblems) more problems not shown (--max-problems 0 shows all)\n"
+        context.report.note(
+          "\(name): \(found.count - options.maximumProblems) more problems not shown (--max-problems 0 shows all)"
         )
       } else {
         diagnostics += found
@@ -125,10 +127,8 @@ enum ValidateCommand {
       let array = JSONValue.array(diagnostics.map(json))
       context.standardOutput.write(JSONWriter(style: .pretty).string(from: array) + "\n")
     }
-    if let failure = context.standardOutput.writeFailure {
-      context.standardError.write("alarmcal: error: cannot write to standard output: \(failure)\n")
-      return .ioError
-    }
+    // Tool says why once.
+    if context.standardOutput.writeFailure != nil { return .ioError }
     if missing { return .noInput }
     return failing ? .problemsFound : .success
   }

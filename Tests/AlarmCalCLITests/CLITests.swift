@@ -86,7 +86,7 @@ import Testing
   func missingInput() {
     let result = runInProcess(["convert", "/nonexistent/alarms.json"])
     #expect(result.status == 66)
-    #expect(result.stderr == "alarmcal: error: /nonexistent/alarms.json: no such file\n")
+    #expect(result.stderr == "alarmcal convert: error: /nonexistent/alarms.json: no such file\n")
   }
 
   @Test("bad alarm data exits 65 with one line per problem and writes nothing")
@@ -98,8 +98,8 @@ import Testing
     #expect(result.status == 65)
     #expect(
       result.stderr == """
-        \(input): alarm 1 ("Gym"): time "25:00" is not a valid HH:mm time
-        \(input): alarm 2: repeat: "someday" is not a weekday name (mon, tue, wed, thu, fri, sat, sun) or number (1 = Sunday ... 7 = Saturday)
+        alarmcal convert: error: \(input): alarm 1 ("Gym"): time "25:00" is not a valid HH:mm time
+        alarmcal convert: error: \(input): alarm 2: repeat: "someday" is not a weekday name (mon, tue, wed, thu, fri, sat, sun) or number (1 = Sunday ... 7 = Saturday)
 
         """)
     #expect(!FileManager.default.fileExists(atPath: output))
@@ -109,7 +109,9 @@ import Testing
   func unknownContent() throws {
     let result = runInProcess(["convert", "-"], stdin: "hello")
     #expect(result.status == 65)
-    #expect(result.stderr == "<stdin>: not an alarm list (JSON) nor iCalendar data\n")
+    #expect(
+      result.stderr
+        == "alarmcal convert: error: <stdin>: not an alarm list (JSON) nor iCalendar data\n")
   }
 
   @Test("an .ics that is not UTF-8 exits 65 naming the line")
@@ -123,7 +125,8 @@ import Testing
     #expect(result.status == 65)
     #expect(
       result.stderr
-        == "\(path):2: not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n")
+        == "alarmcal convert: error: \(path):2: not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
+    )
   }
 
   @Test("losses are warned about one per line; --strict exits 1 and writes nothing")
@@ -138,7 +141,7 @@ import Testing
     #expect(lenient.stderr.split(separator: "\n").count == 6)
     #expect(
       lenient.stderr.hasPrefix(
-        "\(input):68: event \"allday\" (Christmas Eve): ACTION:EMAIL alarm does not ring; this alarm is skipped\n"
+        "alarmcal convert: warning: \(input):68: event \"allday\" (Christmas Eve): ACTION:EMAIL alarm does not ring; this alarm is skipped\n"
       ))
     #expect(FileManager.default.fileExists(atPath: output))
     try FileManager.default.removeItem(atPath: output)
@@ -149,7 +152,7 @@ import Testing
     #expect(strict.status == 1)
     #expect(
       strict.stderr.hasSuffix(
-        "alarmcal: error: --strict: 6 item(s) could not be kept; nothing written\n"))
+        "alarmcal convert: error: --strict: 6 item(s) could not be kept; nothing written\n"))
     #expect(!FileManager.default.fileExists(atPath: output))
   }
 
@@ -160,7 +163,8 @@ import Testing
     ])
     #expect(result.status == 74)
     #expect(
-      result.stderr.hasPrefix("alarmcal: error: cannot create a file in /nonexistent-folder: "))
+      result.stderr.hasPrefix(
+        "alarmcal convert: error: cannot create a file in /nonexistent-folder: "))
   }
 
   @Test("the input file is never the output")

@@ -120,7 +120,7 @@ import Testing
     let gone = dir.appendingPathComponent("gone.ics").path
     let result = run([gone, dir.appendingPathComponent("bad.ics").path])
     #expect(result.status == .noInput)
-    #expect(result.stderr == "alarmcal: error: \(gone): no such file\n")
+    #expect(result.stderr == "alarmcal validate: error: \(gone): no such file\n")
     #expect(result.stdout.split(separator: "\n").count == 2)
   }
 

@@ -357,7 +357,7 @@ struct CalendarMapper {
     let when = "\(AlarmTextFormats.localDateTimeString(ring)) \(zone.identifier)"
     let why =
       instant < importer.now
-      ? "is before now (\(importer.now); --now sets another moment)"
+      ? "is before now (\(importer.now))"
       : "was dismissed (ACKNOWLEDGED)"
     warn(item, "its one ring, \(when), \(why), so it is imported switched off (enabled: false)")
   }

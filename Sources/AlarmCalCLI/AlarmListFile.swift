@@ -69,7 +69,7 @@ struct AlarmListFile {
   /// The file's bytes with `edits` (by alarm index) and `taskEdits` (by task index) made: the
   /// separators and every record not edited as they were.
   func edited(_ edits: [Int: Edit<Alarm>], tasks taskEdits: [Int: Edit<ToDo>] = [:])
-    throws(PullCommand.UnreadableResource) -> [UInt8]
+    throws(CollectionCalendar.UnreadableResource) -> [UInt8]
   {
     guard !edits.isEmpty || !taskEdits.isEmpty else { return bytes }
     // Changes by the start of the entry they change.
@@ -188,10 +188,10 @@ struct AlarmListFile {
   /// The record at `range` with `task`'s values, in the record's shape (the app's when it
   /// has a `UUID` or is a dictionary's value, else alarmcal's): as for an alarm.
   private func replaced(_ range: Range<Int>, with task: ToDo)
-    throws(PullCommand.UnreadableResource) -> [UInt8]
+    throws(CollectionCalendar.UnreadableResource) -> [UInt8]
   {
     guard let old = (try? JSONParser().parse(Array(bytes[range])))?.objectValue else {
-      throw PullCommand.UnreadableResource(message: "a record is not a JSON object")
+      throw CollectionCalendar.UnreadableResource(message: "a record is not a JSON object")
     }
     let inDictionary = taskEntries.contains { $0.upperBound == range.upperBound && $0 != range }
     let isApp = inDictionary || old.contains { $0.key == "UUID" }
@@ -204,7 +204,7 @@ struct AlarmListFile {
       fresh = (try? JSONParser().parse(written))?["tasks"]?.arrayValue?.first?.objectValue
     }
     guard let fresh else {
-      throw PullCommand.UnreadableResource(message: "a record could not be written")
+      throw CollectionCalendar.UnreadableResource(message: "a record could not be written")
     }
     return record(range, old: old, fresh: fresh, known: AlarmFileReader.taskFieldNames)
   }
@@ -213,10 +213,10 @@ struct AlarmListFile {
   /// in place, a field it no longer has goes, a member alarmcal does not know stays, and new
   /// fields follow. An iOS app record stays one; a record on one line stays on one line.
   private func replaced(_ range: Range<Int>, with alarm: Alarm)
-    throws(PullCommand.UnreadableResource) -> [UInt8]
+    throws(CollectionCalendar.UnreadableResource) -> [UInt8]
   {
     guard let old = (try? JSONParser().parse(Array(bytes[range])))?.objectValue else {
-      throw PullCommand.UnreadableResource(message: "a record is not a JSON object")
+      throw CollectionCalendar.UnreadableResource(message: "a record is not a JSON object")
     }
     let isApp = old.contains { AlarmFileReader.appAlarmFieldNames.contains($0.key) }
     let fresh: [JSONMember]?
@@ -227,7 +227,7 @@ struct AlarmListFile {
       fresh = AlarmFileWriter.json(alarm).objectValue
     }
     guard let fresh else {
-      throw PullCommand.UnreadableResource(message: "a record could not be written")
+      throw CollectionCalendar.UnreadableResource(message: "a record could not be written")
     }
     return record(range, old: old, fresh: fresh, known: AlarmFileReader.alarmFieldNames)
   }

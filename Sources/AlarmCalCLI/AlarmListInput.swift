@@ -12,33 +12,33 @@ enum AlarmListInput {
 
   /// The calendar text of one input of `upcoming` or `plan`: `file` read (at most
   /// `maximumBytes`), an alarm list exported at `now` as `convert` would export it, and checked
-  /// to be UTF-8; nil once why not is written to standard error, one line each.
+  /// to be UTF-8; else why not is written to standard error, one line each, and the failure
+  /// is missing input (66) or unusable data (65).
   static func calendar(
     of file: String, maximumBytes: Int, zone: TimeZoneRules, now: Instant, context: ToolContext
-  ) -> [UInt8]? {
-    let err = context.standardError
+  ) -> Result<[UInt8], Stopped> {
+    let err = context.report
     let bytes: [UInt8]
     do {
       bytes = try InputFile.read(file, maximumBytes: maximumBytes, context: context)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
-      return nil
+      err.error("\(error.message)")
+      return .failure(Stopped(.noInput))
     }
     let calendar: [UInt8]
     switch calendarBytes(bytes, file: file, zone: zone, now: now, timestamp: now, warnings: err) {
     case .success(let exported): calendar = exported
     case .failure(let failure):
-      for line in failure.lines { err.write("\(line)\n") }
-      return nil
+      for line in failure.lines { err.error("\(line)") }
+      return .failure(Stopped(.badData))
     }
     if let failure = InputFile.checkUTF8(calendar) {
       let name = file == "-" ? "<stdin>" : file
-      err.write(
-        "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
-      )
-      return nil
+      err.error(
+        "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)")
+      return .failure(Stopped(.badData))
     }
-    return calendar
+    return .success(calendar)
   }
 
   /// Whether `bytes`, read from `file`, are an alarm list (JSON): by the file's extension, or
@@ -53,14 +53,14 @@ enum AlarmListInput {
   /// read again, whose warnings were said).
   static func calendarBytes(
     _ bytes: [UInt8], file: String, zone: TimeZoneRules, now: Instant, timestamp: Instant,
-    warnings: (any TextSink)?
+    warnings: Report?
   ) -> Result<[UInt8], Failure> {
     guard isList(bytes, file: file) else { return .success(bytes) }
     let name = file == "-" ? "<stdin>" : file
     let reader = AlarmFileReader(fileName: name, defaultTimeZone: zone.identifier)
     switch reader.readList(bytes) {
     case .success(let list):
-      for warning in list.warnings { warnings?.write("warning: \(warning)\n") }
+      for warning in list.warnings { warnings?.warning("\(warning)") }
       do {
         return .success(
           try AlarmExporter(now: now, timestamp: timestamp).bytes(list.alarms, tasks: list.tasks))

@@ -43,51 +43,67 @@ struct UsageError: Error, Equatable {
   init(_ message: String) { self.message = message }
 }
 
-/// Collects a command's options and positionals from scanned tokens.
+/// A command's options and positionals, collected from scanned tokens as its declaration says.
 struct ParsedArguments {
   var values: [String: String] = [:]
   var flags: Set<String> = []
   var positionals: [String] = []
 
-  /// `valued` options take a value (`--to ics`); `flags` do not; `aliases` map short names.
-  init(
-    _ arguments: [String], valued: Set<String>, flags known: Set<String>,
-    aliases: [String: String] = [:]
-  ) throws(UsageError) {
+  /// Reads `arguments` by `declaration`: its options with a value take one (`--to ics`,
+  /// `--to=ics`), flags take none, a short name stands for its long one, a choice must be one
+  /// of its words.
+  init(_ arguments: [String], declaration: CommandDeclaration) throws(UsageError) {
     var tokens = ArgumentScanner.scan(arguments)[...]
     while let token = tokens.popFirst() {
       switch token {
       case .positional(let text):
         positionals.append(text)
       case .option(let given, let inline, let shown):
-        let name = aliases[given] ?? given
-        if valued.contains(name) {
-          let value: String
-          if let inline {
-            value = inline
-          } else if case .positional(let next)? = tokens.first {
-            value = next
-            tokens.removeFirst()
-          } else if case .option(_, nil, let written)? = tokens.first,
-            Self.isNegativeNumber(written)
-          {
-            // `--limit -1`: a value for the option to judge, not an option of its own.
-            value = written
-            tokens.removeFirst()
-          } else {
-            throw UsageError("option \(shown) needs a value")
-          }
-          guard values[name] == nil else { throw UsageError("option \(shown) is given twice") }
-          guard !value.isEmpty else { throw UsageError("option \(shown) needs a non-empty value") }
-          values[name] = value
-        } else if known.contains(name) {
-          guard inline == nil else { throw UsageError("option \(shown) takes no value") }
-          flags.insert(name)
-        } else {
+        guard let option = declaration.option(named: given) else {
           throw UsageError("unknown option \(shown)")
         }
+        guard option.takesValue else {
+          guard inline == nil else { throw UsageError("option \(shown) takes no value") }
+          flags.insert(option.name)
+          continue
+        }
+        let value: String
+        if let inline {
+          value = inline
+        } else if case .positional(let next)? = tokens.first {
+          value = next
+          tokens.removeFirst()
+        } else if case .option(_, nil, let written)? = tokens.first,
+          Self.isNegativeNumber(written)
+        {
+          // `--limit -1`: a value for the option to judge, not an option of its own.
+          value = written
+          tokens.removeFirst()
+        } else {
+          throw UsageError("option \(shown) needs a value")
+        }
+        guard values[option.name] == nil else {
+          throw UsageError("option \(shown) is given twice")
+        }
+        guard !value.isEmpty else { throw UsageError("option \(shown) needs a non-empty value") }
+        if case .choice(let words) = option.kind, !words.contains(value) {
+          throw UsageError("\(option.flagName) must be \(Self.either(words)), not '\(value)'")
+        }
+        values[option.name] = value
       }
     }
+    // `--help` is answered even when a required option is missing.
+    for option in declaration.options
+    where option.required && values[option.name] == nil && !flags.contains("help") {
+      let written = option.short.map { "-\($0) \(option.placeholder)" } ?? option.synopsis
+      throw UsageError("missing \(written)")
+    }
+  }
+
+  /// `a`, `a or b`, `a, b or c`.
+  static func either(_ words: [String]) -> String {
+    guard let last = words.last, words.count > 1 else { return words.first ?? "" }
+    return words.dropLast().joined(separator: ", ") + " or " + last
   }
 }
 
@@ -100,8 +116,9 @@ extension ParsedArguments {
   }
 }
 
-/// What every command does before its own work: scan its options, answer `--help`, and turn a
-/// usage mistake into one error line, the usage line and a hint on stderr, with exit 64.
+/// What every command does before its own work: read its options by its declaration, answer
+/// `--help`, and turn a usage mistake into one error line, the usage line and a hint on stderr,
+/// with exit 64.
 enum CommandFront {
   /// Either validated options to run with, or the exit status to stop with.
   enum Outcome<Options> {
@@ -110,23 +127,20 @@ enum CommandFront {
   }
 
   static func parse<Options>(
-    _ arguments: [String], command: String, usage: String, help: String,
-    valued: Set<String>, flags: Set<String>, aliases: [String: String] = [:],
-    context: ToolContext, validate: (ParsedArguments) throws(UsageError) -> Options
+    _ arguments: [String], _ declaration: CommandDeclaration, context: ToolContext,
+    validate: (ParsedArguments) throws(UsageError) -> Options
   ) -> Outcome<Options> {
     do {
-      let parsed = try ParsedArguments(
-        arguments, valued: valued, flags: flags.union(["help"]),
-        aliases: aliases.merging(["h": "help"]) { first, _ in first })
+      let parsed = try ParsedArguments(arguments, declaration: declaration)
       if parsed.flags.contains("help") {
-        context.standardOutput.write(help)
+        context.standardOutput.write(HelpText.help(declaration))
         return .exit(.success)
       }
       return .run(try validate(parsed))
     } catch {
+      Report(command: declaration.name, sink: context.standardError).error(error.message)
       context.standardError.write(
-        "alarmcal \(command): error: \(error.message)\n\(usage)\n"
-          + "Run 'alarmcal help \(command)' for details.\n")
+        HelpText.usage(declaration) + "\nRun 'alarmcal help \(declaration.name)' for details.\n")
       return .exit(.usage)
     }
   }

@@ -4,9 +4,6 @@ import Foundation
 /// What the CalDAV commands share: the `--url`, `--user` and `--password-file` options, the
 /// session they open, and the exit status each kind of failure ends with (docs/caldav.md).
 struct CalDAVConnection {
-  /// The options every CalDAV command takes besides its own.
-  static let valuedOptions: Set<String> = ["url", "user", "password-file"]
-
   /// The URL given with `--url`.
   let url: URL
   let user: String?
@@ -45,14 +42,15 @@ struct CalDAVConnection {
       }
       return .success(CalDAVSession(client: DAVClient(credentials: credentials, policy: policy)))
     } catch {
-      context.standardError.write("alarmcal: error: \(error.description)\n")
+      let hint = error.needsUserName ? " (--user NAME)" : ""
+      context.report.error(error.description + hint)
       return .failure(Stopped(.usage))
     }
   }
 
   /// Writes `error` as one line and gives its exit status.
   static func report(_ error: DAVError, context: ToolContext) -> ExitCode {
-    context.standardError.write("alarmcal: error: \(error.description)\n")
+    context.report.error("\(error.description)")
     return exitCode(for: error)
   }
 
@@ -66,14 +64,6 @@ struct CalDAVConnection {
     case .bodyTooLarge, .badResponse, .redirectRefused: return .protocolError
     }
   }
-
-  /// The help lines for the shared options.
-  static let optionHelp = """
-      --user NAME        The user name (default: the ~/.netrc login for the host).
-      --password-file FILE
-                         Read the password from the first line of FILE, which only its owner
-                         may read. Else ALARMCAL_PASSWORD, else ~/.netrc. Never an argument.
-    """
 }
 
 /// A command that stopped, with its exit status (the message is already written).

@@ -3,36 +3,36 @@ import Foundation
 
 /// `alarmcal calendars`: the calendars a CalDAV server offers (discovery).
 enum CalendarsCommand {
-  static let usage =
-    "Usage: alarmcal calendars --url SERVER_OR_PRINCIPAL_URL [--user NAME] [--password-file FILE] [--allow-other-host]"
-
-  static let helpText = """
-    \(usage)
-
-    List the calendars a CalDAV server offers: one line each with the calendar's URL (what
-    push and pull take as --url), its name and the components it takes, tab-separated.
-    Discovery follows RFC 6764 (/.well-known/caldav) for a bare server URL, then the
-    current-user-principal (RFC 5397) and its calendar-home-set (RFC 4791 §6.2.1).
-
-    Options:
-      --url URL          A server (https://host/), a principal, a calendar home or a calendar.
-    \(CalDAVConnection.optionHelp)
-      --allow-other-host Follow a principal or calendar home on another host or port than
-                         --url (iCloud names one), sending the credentials there too; never
-                         from https to http. Without it such an answer is refused.
-      -h, --help         Show this help.
-
-    Exit status: 0 done, 64 usage error, 69 server unreachable (or 5xx, 404, TLS failure),
-    76 unusable answer (another host named without --allow-other-host), 77 credentials or
-    access refused (401, 403).
-
-    """
+  static let declaration = CommandDeclaration(
+    "calendars",
+    abstract: "List the calendars a CalDAV server offers.",
+    discussion: """
+      List the calendars a CalDAV server offers: one line each with the calendar's URL (what
+      push and pull take as --url), its name and the components it takes, tab-separated.
+      Discovery follows RFC 6764 (/.well-known/caldav) for a bare server URL, then the
+      current-user-principal (RFC 5397) and its calendar-home-set (RFC 4791 §6.2.1).
+      """,
+    options: [
+      SharedOptions.url.describing(
+        "A server (https://host/), a principal, a calendar home or a calendar."
+      ).mandatory
+    ] + SharedOptions.credentials + [
+      OptionDeclaration(
+        "allow-other-host", .flag,
+        help:
+          "Follow a principal or calendar home on another host or port than --url (iCloud names one), sending the credentials there too; never from https to http. Without it such an answer is refused."
+      )
+    ],
+    epilogue: """
+      Exit status: 0 done, 64 usage error, 69 server unreachable (or 5xx, 404, TLS failure),
+      76 unusable answer (another host named without --allow-other-host), 77 credentials or
+      access refused (401, 403).
+      """)
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(
-      arguments, command: "calendars", usage: usage, help: helpText,
-      valued: CalDAVConnection.valuedOptions, flags: ["allow-other-host"], context: context
-    ) { (parsed) throws(UsageError) in try parseOptions(parsed) }
+    let outcome = CommandFront.parse(arguments, declaration, context: context) {
+      (parsed) throws(UsageError) in try parseOptions(parsed)
+    }
     switch outcome {
     case .exit(let status): return status
     case .run(let (connection, otherHosts)):
@@ -67,15 +67,14 @@ enum CalendarsCommand {
           "\(calendar.url.absoluteString)\t\(calendar.name ?? "-")\t\(components)\n")
       }
       if calendars.isEmpty {
-        context.standardError.write("alarmcal: no calendars found at \(connection.url)\n")
+        context.report.note("no calendars found at \(connection.url)")
       }
       return .success
     } catch {
       if !allowingOtherHosts, case .badResponse(_, let reason) = error,
         reason.hasSuffix(CalDAVSession.otherHostRefusal)
       {
-        context.standardError.write(
-          "alarmcal: error: \(error.description) (--allow-other-host follows it)\n")
+        context.report.error("\(error.description) (--allow-other-host follows it)")
         return CalDAVConnection.exitCode(for: error)
       }
       return CalDAVConnection.report(error, context: context)

@@ -46,16 +46,44 @@ enum ConvertCommand {
     var maximumBytes: Int
   }
 
-  static let usage =
-    "Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--shape alarmcal|ios] [--tz ZONE] [--now ISO-8601] [--strict] [--max-file-size SIZE]"
+  static let declaration = CommandDeclaration(
+    "convert",
+    abstract:
+      "Convert an alarm list to iCalendar (.ics) or an .ics file to an alarm list.",
+    arguments: [
+      ArgumentDeclaration(
+        "INPUT",
+        help:
+          "The file to read; '-' reads standard input. Its kind comes from the extension (.json, .ics), else from the content."
+      )
+    ],
+    options: [
+      SharedOptions.output.describing(
+        "Where to write; '-' or no option writes to standard output. The file is replaced atomically and never the input itself."
+      ),
+      OptionDeclaration(
+        "to", .choice(["ics", "json"]), default: "from the output's extension, else the other kind",
+        help: "The output kind."),
+      OptionDeclaration(
+        "shape", .choice(["alarmcal", "ios"]), default: "alarmcal",
+        help:
+          "JSON output's record shape: alarmcal's, or the iOS app's (alarmTime, name, repeatDays, sound, snoozeEnabled, isEnabled, creatTime; tasks as the to-do app's dictionary keyed by UUID), with a warning for each field that shape cannot hold."
+      ),
+      OptionDeclaration(
+        "strict", .flag, help: "Exit 1 and write nothing when import cannot keep something."),
+    ] + SharedOptions.time + SharedOptions.input,
+    epilogue: """
+      --now is also the moment to export for: each alarm starts at its first ring at or after
+      it. DTSTAMP is SOURCE_DATE_EPOCH when set, else --now.
+
+      Exit status: 0 done, 1 --strict found losses, 64 usage error, 65 unusable input data,
+      66 missing input, 74 write error.
+      """)
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(
-      arguments, command: "convert", usage: usage, help: HelpText.convert,
-      valued: ["output", "to", "shape", "tz", "now", "max-file-size"], flags: ["strict"],
-      aliases: ["o": "output"],
-      context: context
-    ) { (parsed) throws(UsageError) in try parseOptions(parsed, context: context) }
+    let outcome = CommandFront.parse(arguments, declaration, context: context) {
+      (parsed) throws(UsageError) in try parseOptions(parsed, context: context)
+    }
     switch outcome {
     case .exit(let status): return status
     case .run(let options): return convert(options, context: context)
@@ -66,34 +94,15 @@ enum ConvertCommand {
     throws(UsageError)
     -> Options
   {
-    guard let input = parsed.positionals.first else { throw UsageError("missing INPUT") }
-    guard parsed.positionals.count == 1 else {
-      throw UsageError("unexpected argument '\(parsed.positionals[1])'")
+    let input = try parsed.onlyPositional("INPUT")
+    let to = parsed.values["to"].flatMap(Format.init(rawValue:))
+    let appShape = parsed.values["shape"] == "ios"
+    if parsed.values["shape"] != nil, to == .ics {
+      throw UsageError("--shape applies to JSON output, not --to ics")
     }
-    var to: Format?
-    if let text = parsed.values["to"] {
-      guard let format = Format(rawValue: text.lowercased()) else {
-        throw UsageError("--to must be ics or json, not '\(text)'")
-      }
-      to = format
-    }
-    var appShape = false
-    if let text = parsed.values["shape"] {
-      guard text == "alarmcal" || text == "ios" else {
-        throw UsageError("--shape must be alarmcal or ios, not '\(text)'")
-      }
-      guard to != .ics else { throw UsageError("--shape applies to JSON output, not --to ics") }
-      appShape = text == "ios"
-    }
-    let zone = try zoneOption(parsed.values["tz"])
-    let now = try TimestampArgument.now(of: parsed, in: zone, context: context)
-    var timestamp = now
-    if let epoch = context.environment["SOURCE_DATE_EPOCH"], !epoch.isEmpty {
-      guard let seconds = Int64(epoch) else {
-        throw UsageError("SOURCE_DATE_EPOCH '\(epoch)' is not a whole number of seconds")
-      }
-      timestamp = Instant(secondsSince1970: seconds)
-    }
+    let zone = try parsed.zone()
+    let now = try parsed.now(in: zone, context: context)
+    let timestamp = try SourceDateEpoch.timestamp(context) ?? now
     let output = parsed.values["output"]
     if let output, output != "-", input != "-", InputFile.sameFile(input, output) {
       throw UsageError("refusing to overwrite the input file \(input)")
@@ -102,33 +111,22 @@ enum ConvertCommand {
       input: input, output: output, to: to, appShape: appShape, zone: zone, now: now,
       timestamp: timestamp,
       strict: parsed.flags.contains("strict"),
-      maximumBytes: try InputFile.maximumBytes(of: parsed))
-  }
-
-  /// The `--tz` zone, or the system zone.
-  static func zoneOption(_ text: String?) throws(UsageError) -> TimeZoneRules {
-    if let text {
-      guard let iana = TimeZoneNames.ianaIdentifier(forTZID: text),
-        let rules = TimeZoneRules(identifier: iana)
-      else { throw UsageError("--tz '\(text)' is not a known IANA time zone") }
-      return rules
-    }
-    return TimeZoneRules(identifier: Foundation.TimeZone.current.identifier) ?? .utc
+      maximumBytes: try parsed.maximumBytes())
   }
 
   private static func convert(_ options: Options, context: ToolContext) -> ExitCode {
-    let err = context.standardError
+    let err = context.report
     let bytes: [UInt8]
     do {
       bytes = try InputFile.read(
         options.input, maximumBytes: options.maximumBytes, context: context)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .noInput
     }
     let name = options.input == "-" ? "<stdin>" : options.input
     guard let inputFormat = Format(pathExtension: options.input) ?? Format(content: bytes) else {
-      err.write("\(name): not an alarm list (JSON) nor iCalendar data\n")
+      err.error("\(name): not an alarm list (JSON) nor iCalendar data")
       return .badData
     }
     let outputFormat =
@@ -143,8 +141,8 @@ enum ConvertCommand {
     }
     // A file alarmcal would refuse to read back is not written.
     guard output.count <= options.maximumBytes else {
-      err.write(
-        "alarmcal: error: the output would be \(output.count) bytes, over the \(options.maximumBytes) alarmcal reads (--max-file-size raises it); nothing written\n"
+      err.error(
+        "the output would be \(output.count) bytes, over the \(options.maximumBytes) alarmcal reads (--max-file-size raises it); nothing written"
       )
       return .ioError
     }
@@ -155,7 +153,7 @@ enum ConvertCommand {
     do {
       try AtomicFile.write(output, to: path)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .ioError
     }
     return .success
@@ -171,22 +169,22 @@ enum ConvertCommand {
   private static func read(
     _ bytes: [UInt8], as format: Format, name: String, _ options: Options, _ context: ToolContext
   ) throws(Stopped) -> (alarms: [Alarm], tasks: [ToDo]) {
-    let err = context.standardError
+    let err = context.report
     switch format {
     case .json:
       let reader = AlarmFileReader(fileName: name, defaultTimeZone: options.zone.identifier)
       switch reader.readList(bytes) {
       case .success(let read):
-        for warning in read.warnings { err.write("warning: \(warning)\n") }
+        for warning in read.warnings { err.warning("\(warning)") }
         return (read.alarms, read.tasks)
       case .failure(let failure):
-        for problem in failure.problems { err.write("\(problem)\n") }
+        for problem in failure.problems { err.error("\(problem)") }
         throw Stopped(status: .badData)
       }
     case .ics:
       if let failure = InputFile.checkUTF8(bytes) {
-        err.write(
-          "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
+        err.error(
+          "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)"
         )
         throw Stopped(status: .badData)
       }
@@ -196,7 +194,7 @@ enum ConvertCommand {
       do {
         result = try importer.importAlarms(fromUTF8: bytes)
       } catch {
-        err.write("\(error)\n")
+        err.error("\(error)")
         throw Stopped(status: .badData)
       }
       // Losses and warnings in one report, in file order.
@@ -206,12 +204,10 @@ enum ConvertCommand {
       for (_, line) in report.enumerated().sorted(by: {
         ($0.element.0, $0.offset) < ($1.element.0, $1.offset)
       }).map(\.element) {
-        err.write("\(line)\n")
+        err.warning(line)
       }
       if options.strict && !result.losses.isEmpty {
-        err.write(
-          "alarmcal: error: --strict: \(result.losses.count) item(s) could not be kept; nothing written\n"
-        )
+        err.error("--strict: \(result.losses.count) item(s) could not be kept; nothing written")
         throw Stopped(status: .problemsFound)
       }
       return (result.alarms, result.tasks)
@@ -223,11 +219,11 @@ enum ConvertCommand {
     _ alarms: [Alarm], _ tasks: [ToDo], as format: Format, name: String, _ options: Options,
     _ context: ToolContext
   ) throws(Stopped) -> [UInt8] {
-    let err = context.standardError
+    let err = context.report
     switch format {
     case .json where options.appShape:
       let shaped = AlarmFileWriter.appShape(alarms, tasks: tasks, zone: options.zone.identifier)
-      for omission in shaped.omissions { err.write("warning: \(name): \(omission)\n") }
+      for omission in shaped.omissions { err.warning("\(name): \(omission)") }
       return shaped.bytes
     case .json:
       return AlarmFileWriter.bytes(alarms, tasks: tasks)
@@ -236,7 +232,7 @@ enum ConvertCommand {
         return try AlarmExporter(now: options.now, timestamp: options.timestamp).bytes(
           alarms, tasks: tasks)
       } catch {
-        err.write("\(name): \(error)\n")
+        err.error("\(name): \(error)")
         throw Stopped(status: .badData)
       }
     }

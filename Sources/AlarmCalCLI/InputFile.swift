@@ -21,7 +21,7 @@ enum InputFile {
     } else {
       var isFolder: ObjCBool = false
       guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-        throw ReadError(message: "\(path): no such file")
+        throw ReadError(message: noSuchFile(path))
       }
       guard !isFolder.boolValue else {
         throw ReadError(message: "\(path): is a folder, not a file")
@@ -45,6 +45,9 @@ enum InputFile {
     if bytes.count > maximumBytes { throw tooLarge(path == "-" ? "<stdin>" : path, maximumBytes) }
     return bytes
   }
+
+  /// What a missing input is called, the same in every command.
+  static func noSuchFile(_ path: String) -> String { "\(path): no such file" }
 
   private static func tooLarge(_ name: String, _ maximumBytes: Int) -> ReadError {
     ReadError(
@@ -81,17 +84,6 @@ enum InputFile {
         !chunk.isEmpty
       else { break }
       bytes.append(contentsOf: chunk)
-    }
-    return bytes
-  }
-
-  /// The `--max-file-size` option's value in bytes, or the default.
-  static func maximumBytes(of parsed: ParsedArguments) throws(UsageError) -> Int {
-    guard let text = parsed.values["max-file-size"] else { return defaultMaximumBytes }
-    guard let bytes = SizeText.parse(text), bytes >= 1 else {
-      throw UsageError(
-        "--max-file-size must be a size in bytes with an optional K, M or G (e.g. 512M), not '\(text)'"
-      )
     }
     return bytes
   }

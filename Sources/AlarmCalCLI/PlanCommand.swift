@@ -3,33 +3,35 @@ import ICalendar
 
 /// `alarmcal plan`: the notifications an app should schedule, within iOS's 64 pending.
 enum PlanCommand {
-  static let usage =
-    "Usage: alarmcal plan FILE... [--budget N] [--now ISO] [--tz ZONE] [--format json|text] [--max-file-size SIZE]"
+  static let declaration = CommandDeclaration(
+    "plan",
+    abstract: "The notifications an app schedules (within iOS's 64) to ring them.",
+    discussion: """
+      Plan the local notifications an app schedules so that the alarms of .ics files and alarm
+      lists ring as 'alarmcal upcoming' says, within a budget of pending requests. An alarm that
+      rings on weekdays at one wall-clock time of the plan's zone, for ever, costs one repeating
+      request per weekday; every other firing is a one-shot, in time order while the budget
+      lasts. The app must plan again before validUntil, and whenever the device's zone changes.
+      """,
+    arguments: [
+      ArgumentDeclaration(
+        "FILE", repeating: true,
+        help:
+          "An .ics file, or an alarm list (JSON), planned as 'convert' would export it at --now; '-' reads standard input."
+      )
+    ],
+    options: [
+      OptionDeclaration(
+        "budget", .count, default: "64, iOS's limit per app", help: "At most N requests."),
+      SharedOptions.format(
+        ["json", "text"],
+        help: "JSON an app decodes into UNNotificationRequests, or a short table."),
+    ] + SharedOptions.time + SharedOptions.input,
+    epilogue: """
+      --tz is the device's zone: repeating requests follow its wall clock.
 
-  static let helpText = """
-    \(usage)
-
-    Plan the local notifications an app schedules so that the alarms of .ics files and alarm
-    lists ring as 'alarmcal upcoming' says, within a budget of pending requests. An alarm that
-    rings on weekdays at one wall-clock time of the plan's zone, for ever, costs one repeating
-    request per weekday; every other firing is a one-shot, in time order while the budget
-    lasts. The app must plan again before validUntil, and whenever the device's zone changes.
-
-    Arguments:
-      FILE               An .ics file, or an alarm list (JSON), planned as 'convert' would
-                         export it at --now; '-' reads standard input.
-
-    Options:
-      --budget N         At most N requests (default 64, iOS's limit per app).
-      --now ISO          The present moment (default: now).
-      --tz ZONE          The device's IANA zone: repeating requests follow its wall clock
-                         (default: the system zone).
-      --format json|text JSON an app decodes into UNNotificationRequests (default), or a
-                         short table.
-      --max-file-size SIZE
-                         Refuse files larger than SIZE bytes (default 256M).
-
-    """
+      Exit status: 0 done, 64 usage error, 65 unusable input data, 66 missing input.
+      """)
 
   struct Options {
     var files: [String]
@@ -41,10 +43,9 @@ enum PlanCommand {
   }
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(
-      arguments, command: "plan", usage: usage, help: helpText,
-      valued: ["budget", "now", "tz", "format", "max-file-size"], flags: [], context: context
-    ) { (parsed) throws(UsageError) in try parseOptions(parsed, context: context) }
+    let outcome = CommandFront.parse(arguments, declaration, context: context) {
+      (parsed) throws(UsageError) in try parseOptions(parsed, context: context)
+    }
     switch outcome {
     case .exit(let status): return status
     case .run(let options): return plan(options, context: context)
@@ -55,47 +56,36 @@ enum PlanCommand {
     throws(UsageError) -> Options
   {
     guard !parsed.positionals.isEmpty else { throw UsageError("missing FILE") }
-    let zone = try ConvertCommand.zoneOption(parsed.values["tz"])
-    let now = try TimestampArgument.now(of: parsed, in: zone, context: context)
-    var budget = 64
-    if let text = parsed.values["budget"] {
-      guard let number = Int(text), number >= 1, number <= 100_000 else {
-        throw UsageError("--budget must be a whole number from 1 to 100000, not '\(text)'")
-      }
-      budget = number
-    }
-    var json = true
-    if let text = parsed.values["format"] {
-      guard text == "json" || text == "text" else {
-        throw UsageError("--format must be json or text, not '\(text)'")
-      }
-      json = text == "json"
-    }
+    let zone = try parsed.zone()
     return Options(
-      files: parsed.positionals, budget: budget, zone: zone, now: now, json: json,
-      maximumBytes: try InputFile.maximumBytes(of: parsed))
+      files: parsed.positionals, budget: try parsed.count("budget", in: 1...100_000) ?? 64,
+      zone: zone, now: try parsed.now(in: zone, context: context),
+      json: parsed.values["format"] != "text", maximumBytes: try parsed.maximumBytes())
   }
 
   private static func plan(_ options: Options, context: ToolContext) -> ExitCode {
-    let err = context.standardError
+    let err = context.report
     var compiler = PlanCompiler(zone: options.zone, now: options.now, budget: options.budget)
     for file in options.files {
       let name = file == "-" ? "<stdin>" : file
-      guard
-        let bytes = AlarmListInput.calendar(
-          of: file, maximumBytes: options.maximumBytes, zone: options.zone, now: options.now,
-          context: context)
-      else { return .problemsFound }
+      let bytes: [UInt8]
+      switch AlarmListInput.calendar(
+        of: file, maximumBytes: options.maximumBytes, zone: options.zone, now: options.now,
+        context: context)
+      {
+      case .success(let read): bytes = read
+      case .failure(let stop): return stop.status
+      }
       do {
         try compiler.read(bytes, file: file)
       } catch {
-        err.write("\(name):\(error.line): \(error.message)\n")
-        return .problemsFound
+        err.error("\(name):\(error.line): \(error.message)")
+        return .badData
       }
     }
-    for warning in compiler.warnings { err.write("warning: \(warning)\n") }
+    for warning in compiler.warnings { err.warning("\(warning)") }
     let plan = compiler.compile()
-    for warning in compiler.lateWarnings { err.write("warning: \(warning)\n") }
+    for warning in compiler.lateWarnings { err.warning("\(warning)") }
     if options.json {
       context.standardOutput.write(JSONWriter(style: .pretty).string(from: plan.json) + "\n")
     } else {

@@ -27,7 +27,7 @@ extension PullCommand {
 
     /// The zone of the system, for a list no push recorded one for.
     private static var systemZone: String {
-      ((try? ConvertCommand.zoneOption(nil)) ?? .utc).identifier
+      SystemZone.rules.identifier
     }
 
     /// The list's name: `--list`, else the file's name without extension (as push names it).
@@ -37,15 +37,15 @@ extension PullCommand {
     }
 
     mutating func run(context: ToolContext) -> ExitCode {
-      let err = context.standardError
+      let err = context.report
       let file = options.output
       var bytes: [UInt8] = []
       if FileManager.default.fileExists(atPath: file) {
         do {
           bytes = try InputFile.read(
-            file, maximumBytes: InputFile.defaultMaximumBytes, context: context)
+            file, maximumBytes: options.maximumBytes, context: context)
         } catch {
-          err.write("alarmcal: error: \(error.message)\n")
+          err.error("\(error.message)")
           return .noInput
         }
       }
@@ -60,7 +60,7 @@ extension PullCommand {
         switch AlarmListFile.read(bytes, file: file, zone: export.zone) {
         case .success(let read): list = read
         case .failure(let failure):
-          for line in failure.lines { err.write("\(line); not overwritten\n") }
+          for line in failure.lines { err.error("\(line); not overwritten") }
           return .badData
         }
       }
@@ -68,7 +68,7 @@ extension PullCommand {
       do {
         local = try localCopy(of: list, export: export)
       } catch {
-        err.write("alarmcal: error: \(file): \(error.message); not overwritten\n")
+        err.error("\(file): \(error.message); not overwritten")
         return .badData
       }
       let session: CalDAVSession
@@ -94,7 +94,7 @@ extension PullCommand {
           written = try fresh(from: &merge, seconds: seconds)
         }
       } catch {
-        err.write("alarmcal: error: \(error.message)\n")
+        err.error("\(error.message)")
         return .badData
       }
       state.collections[collection.absoluteString] = merge.known
@@ -102,10 +102,11 @@ extension PullCommand {
         try AtomicFile.write(written.bytes, to: file)
         try state.save(for: file, list: options.namedList)
       } catch {
-        err.write("alarmcal: error: \(error.message)\n")
+        err.error("\(error.message)")
         return .ioError
       }
-      for line in written.warnings + merge.settled + merge.conflicts { err.write(line) }
+      for line in written.warnings { err.warning(line) }
+      merge.report(err)
       context.standardOutput.write(summary)
       if written.outside > 0 {
         let noun = written.outside == 1 ? "item in the calendar is" : "items in the calendar are"
@@ -124,7 +125,7 @@ extension PullCommand {
     /// The list in `bytes` exported as push exports it at the moments of `export`, split as
     /// push splits it.
     private func resources(ofList bytes: [UInt8], export: CalDAVState.ListExport)
-      throws(UnreadableResource) -> [CalendarResource]
+      throws(CollectionCalendar.UnreadableResource) -> [CalendarResource]
     {
       let calendar: [UInt8]
       switch AlarmListInput.calendarBytes(
@@ -134,18 +135,18 @@ extension PullCommand {
       {
       case .success(let exported): calendar = exported
       case .failure(let failure):
-        throw UnreadableResource(message: failure.lines.joined(separator: "; "))
+        throw CollectionCalendar.UnreadableResource(message: failure.lines.joined(separator: "; "))
       }
       do {
         return try CalendarResources.split(try ICalendarReader.read(calendar))
       } catch {
-        throw UnreadableResource(message: "\(error)")
+        throw CollectionCalendar.UnreadableResource(message: "\(error)")
       }
     }
 
     /// The list's resources, and which of them changed here since the last push or pull.
     private func localCopy(of list: AlarmListFile?, export: CalDAVState.ListExport)
-      throws(UnreadableResource) -> LocalCopy
+      throws(CollectionCalendar.UnreadableResource) -> LocalCopy
     {
       var copy = LocalCopy()
       guard let list else { return copy }
@@ -166,7 +167,8 @@ extension PullCommand {
 
     /// The UIDs in a resource's text.
     private static func uids(in text: String) -> [String] {
-      guard let calendars = try? ICalendarReader.read(Array(PushCommand.crlf(text).utf8)) else {
+      guard let calendars = try? ICalendarReader.read(Array(CollectionCalendar.crlf(text).utf8))
+      else {
         return []
       }
       return uids(in: calendars)
@@ -180,7 +182,7 @@ extension PullCommand {
     /// The existing list with the server's changes to its alarms and tasks written in.
     private mutating func merged(
       _ list: AlarmListFile, with merge: inout Merge, export: CalDAVState.ListExport
-    ) throws(UnreadableResource) -> Written {
+    ) throws(CollectionCalendar.UnreadableResource) -> Written {
       let collection = options.connection.collectionURL
       let importer = AlarmImporter(
         fileName: collection.absoluteString, defaultTimeZone: export.zone,
@@ -195,7 +197,7 @@ extension PullCommand {
       var taskEdits: [Int: AlarmListFile.Edit<ToDo>] = [:]
       var warnings: [String] = []
       for (path, text) in merge.texts.sorted(by: { $0.key < $1.key }) {
-        guard let calendars = try? ICalendarReader.read(Array(PushCommand.crlf(text).utf8)),
+        guard let calendars = try? ICalendarReader.read(Array(CollectionCalendar.crlf(text).utf8)),
           let uid = Self.uids(in: calendars).first
         else { continue }
         merge.known.resources[path]?.uid = uid
@@ -204,7 +206,8 @@ extension PullCommand {
         do {
           imported = try importer.importAlarms(from: calendars)
         } catch {
-          throw UnreadableResource(message: "\(collection.absoluteString)\(path): \(error)")
+          throw CollectionCalendar.UnreadableResource(
+            message: "\(collection.absoluteString)\(path): \(error)")
         }
         // The server's version, when it differs from the record's.
         let change: ServerChange
@@ -230,7 +233,7 @@ extension PullCommand {
           merge.known.resources[path] = nil
           merge.known.pending = (merge.known.pending ?? []) + [path]
           merge.conflicts.append(
-            "conflict: \(WriteRefusal.escaped(uid)) (\(collection.absoluteString)): exists on the server with other content but was not pulled here; this list's version is kept (push --overwrite replaces the server's copy)\n"
+            "conflict: \(WriteRefusal.escaped(uid)) (\(collection.absoluteString)): exists on the server with other content but was not pulled here; this list's version is kept (push --overwrite replaces the server's copy)"
           )
           continue
         }
@@ -239,7 +242,7 @@ extension PullCommand {
         case .alarm(let offset, let theirs):
           // Never a silent loss: what the record's shape cannot hold of the server's version.
           for note in list.omissions(ofRecord: offset, for: theirs) {
-            warnings.append("warning: \(WriteRefusal.escaped(uid)): the server's version \(note)\n")
+            warnings.append("\(WriteRefusal.escaped(uid)): the server's version \(note)")
           }
           edits[offset] = .replace(theirs)
         }
@@ -266,12 +269,12 @@ extension PullCommand {
 
     /// The warning for a resource of this list whose server version holds no such item.
     private static func notKept(_ uid: String, kind: String) -> String {
-      "warning: \(WriteRefusal.escaped(uid)): the server's version is no \(kind); this list's record is kept\n"
+      "\(WriteRefusal.escaped(uid)): the server's version is no \(kind); this list's record is kept"
     }
 
     /// A new list in alarmcal's shape of the calendar's alarms.
     private mutating func fresh(from merge: inout Merge, seconds: Int64)
-      throws(UnreadableResource) -> Written
+      throws(CollectionCalendar.UnreadableResource) -> Written
     {
       let collection = options.connection.collectionURL
       let export = CalDAVState.ListExport(
@@ -280,7 +283,7 @@ extension PullCommand {
       for (path, text) in texts {
         if let uid = Self.uids(in: text).first { merge.known.resources[path]?.uid = uid }
       }
-      let joined = try PullCommand.joined(texts, collection: collection)
+      let joined = try CollectionCalendar.joined(texts, collection: collection)
       let imported: ImportResult
       do {
         imported = try AlarmImporter(
@@ -288,7 +291,7 @@ extension PullCommand {
           now: Instant(secondsSince1970: seconds)
         ).importAlarms(fromUTF8: joined.bytes)
       } catch {
-        throw UnreadableResource(message: "\(error)")
+        throw CollectionCalendar.UnreadableResource(message: "\(error)")
       }
       let bytes = AlarmFileWriter.bytes(imported.alarms, tasks: imported.tasks)
       try record(bytes, in: &merge, export: export)
@@ -302,7 +305,7 @@ extension PullCommand {
     /// the moments it was exported at.
     private func record(
       _ list: [UInt8], in merge: inout Merge, export: CalDAVState.ListExport
-    ) throws(UnreadableResource) {
+    ) throws(CollectionCalendar.UnreadableResource) {
       var pathOfUID: [String: String] = [:]
       for (path, entry) in merge.known.resources where !entry.uid.isEmpty {
         pathOfUID[entry.uid] = path

@@ -16,34 +16,34 @@ extension PullCommand {
 
     /// The copy in `file`; an empty one when there is no file. A file that cannot be read or
     /// split is an error: writing over it would lose what it holds.
-    static func read(_ file: String, known: CalDAVState.Collection, context: ToolContext)
-      -> Result<LocalCopy, Stopped>
-    {
+    static func read(
+      _ file: String, known: CalDAVState.Collection, maximumBytes: Int, context: ToolContext
+    ) -> Result<LocalCopy, Stopped> {
       var copy = LocalCopy()
       guard FileManager.default.fileExists(atPath: file) else { return .success(copy) }
-      let err = context.standardError
+      let err = context.report
       let resources: [CalendarResource]
       do {
         let bytes = try InputFile.read(
-          file, maximumBytes: InputFile.defaultMaximumBytes, context: context)
+          file, maximumBytes: maximumBytes, context: context)
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
           return .success(copy)
         }
         if let failure = InputFile.checkUTF8(bytes) {
-          err.write("\(file):\(failure.line): not UTF-8 text; not overwritten\n")
+          err.error("\(file):\(failure.line): not UTF-8 text; not overwritten")
           return .failure(Stopped(.badData))
         }
         do {
           resources = try CalendarResources.split(try ICalendarReader.read(bytes))
         } catch let error as ICalendarSyntaxError {
-          err.write("\(file):\(error.line): \(error.message); not overwritten\n")
+          err.error("\(file):\(error.line): \(error.message); not overwritten")
           return .failure(Stopped(.badData))
         } catch {
-          err.write("alarmcal: error: \(file): \(error); not overwritten\n")
+          err.error("\(file): \(error); not overwritten")
           return .failure(Stopped(.badData))
         }
       } catch {
-        err.write("alarmcal: error: \(error.message)\n")
+        err.error("\(error.message)")
         return .failure(Stopped(.noInput))
       }
       var pathOfUID: [String: String] = [:]
@@ -88,6 +88,12 @@ extension PullCommand {
     var conflicts: [String] = []
     /// The lines that say how a conflict was settled by ``keep``.
     var settled: [String] = []
+
+    /// Writes what was settled (notes) and what conflicts (errors: the exit status is 1).
+    func report(_ report: Report) {
+      for line in settled { report.note(line) }
+      for line in conflicts { report.error(line) }
+    }
     /// The paths (of ``texts``) where the server's version replaced a change made here.
     var replacedHere: Set<String> = []
     /// The paths of conflicts whose server copy is newer than the record: the next pull reads
@@ -219,19 +225,19 @@ extension PullCommand {
 
     private mutating func settle(_ uid: String, _ path: String, _ how: String) {
       let url = CollectionScope(collection)?.member(path)?.absoluteString ?? path
-      settled.append("settled: \(WriteRefusal.escaped(uid)) (\(url)): \(how)\n")
+      settled.append("settled: \(WriteRefusal.escaped(uid)) (\(url)): \(how)")
     }
 
     private mutating func conflict(_ uid: String, _ path: String, _ why: String) {
       let url = CollectionScope(collection)?.member(path)?.absoluteString ?? path
-      conflicts.append("conflict: \(WriteRefusal.escaped(uid)) (\(url)): \(why)\n")
+      conflicts.append("conflict: \(WriteRefusal.escaped(uid)) (\(url)): \(why)")
     }
 
     /// The merged calendar's bytes: the server's text of each path read now, the local copy's
     /// of the others, then the resources added here; the records' UIDs and digests are set
     /// from it (a kept local change keeps the digest and ETag it was based on, so push sends
     /// it over that ETag).
-    mutating func write() throws(UnreadableResource) -> [UInt8] {
+    mutating func write() throws(CollectionCalendar.UnreadableResource) -> [UInt8] {
       var parts: [(path: String, calendars: [ICalComponent])] = []
       var serverUIDs: [String: String] = [:]
       for (path, entry) in known.resources.sorted(by: { $0.key < $1.key }) {
@@ -283,7 +289,8 @@ extension PullCommand {
       do {
         again = try CalendarResources.split(try ICalendarReader.read(bytes))
       } catch {
-        throw UnreadableResource(message: "\(collection.absoluteString): \(error)")
+        throw CollectionCalendar.UnreadableResource(
+          message: "\(collection.absoluteString): \(error)")
       }
       for resource in again {
         guard let path = pathOfUID[resource.uid], let entry = known.resources[path] else {
@@ -297,13 +304,14 @@ extension PullCommand {
       return bytes
     }
 
-    private func parse(_ text: String, path: String) throws(UnreadableResource)
+    private func parse(_ text: String, path: String) throws(CollectionCalendar.UnreadableResource)
       -> [ICalComponent]
     {
       do {
-        return try ICalendarReader.read(Array(PushCommand.crlf(text).utf8))
+        return try ICalendarReader.read(Array(CollectionCalendar.crlf(text).utf8))
       } catch {
-        throw UnreadableResource(message: "\(collection.absoluteString)\(path): \(error)")
+        throw CollectionCalendar.UnreadableResource(
+          message: "\(collection.absoluteString)\(path): \(error)")
       }
     }
   }

@@ -5,50 +5,52 @@ import ICalendar
 /// `alarmcal pull`: a CalDAV calendar as one .ics file, incrementally when the server offers
 /// sync-collection (RFC 6578) and a previous pull left its token.
 enum PullCommand {
-  static let usage =
-    "Usage: alarmcal pull --url COLLECTION_URL -o FILE [--user NAME] [--password-file FILE] [--list NAME] [--keep local|server]"
+  static let declaration = CommandDeclaration(
+    "pull",
+    abstract: "Write a CalDAV calendar as one .ics file (incremental with sync-collection).",
+    discussion: """
+      Write a CalDAV calendar as one .ics file: every VEVENT and VTODO with their VALARMs, and
+      each VTIMEZONE once. The first pull reads everything (calendar-query, RFC 4791 §7.8);
+      later ones ask only for what changed since (sync-collection, RFC 6578) when the server
+      offers it, and fetch just that (calendar-multiget); after 'alarmcal push FILE', from the
+      token the push took. The token and each resource's ETag and digest are kept in
+      .FILE.caldav.json next to FILE, which 'alarmcal push FILE' then uses: a resource changed
+      on the server since this pull is a conflict there, not an overwrite.
 
-  static let helpText = """
-    \(usage)
+      A change made in FILE since the last pull or push (a snooze, a dismissal, an edit, a new
+      alarm) is kept, and the server's changes to the other resources are merged in; 'push'
+      then sends it. A resource changed in FILE and on the server keeps FILE's version and is
+      named as a conflict, unless --keep says which side to take.
 
-    Write a CalDAV calendar as one .ics file: every VEVENT and VTODO with their VALARMs, and
-    each VTIMEZONE once. The first pull reads everything (calendar-query, RFC 4791 §7.8);
-    later ones ask only for what changed since (sync-collection, RFC 6578) when the server
-    offers it, and fetch just that (calendar-multiget); after 'alarmcal push FILE', from the
-    token the push took. The token and each resource's ETag and digest are kept in
-    .FILE.caldav.json next to FILE, which 'alarmcal push FILE' then uses: a resource changed
-    on the server since this pull is a conflict there, not an overwrite.
-
-    A change made in FILE since the last pull or push (a snooze, a dismissal, an edit, a new
-    alarm) is kept, and the server's changes to the other resources are merged in; 'push'
-    then sends it. A resource changed in FILE and on the server keeps FILE's version and is
-    named as a conflict, unless --keep says which side to take.
-
-    A FILE ending in .json (or holding JSON) is an alarm list, and stays one: the server's
-    changes to its alarms are written into their records, in the record's own shape (an iOS
-    app record stays one; its other members and their order are kept); an alarm deleted on
-    the server leaves the list; other items of the calendar stay out and are counted. No list
-    there yet: the calendar's alarms are written as a new list in alarmcal's shape.
-
-    Options:
-      --url URL          The calendar collection (see 'alarmcal calendars').
-      -o, --output FILE  The .ics file or JSON alarm list to write (atomically).
-    \(CalDAVConnection.optionHelp)
-      --list NAME        The list FILE holds, as 'push --list NAME' named it: its state is
-                         then .NAME.list.caldav.json next to FILE.
-      --keep SIDE        Settle a resource changed in FILE and on the server: 'local' keeps
-                         FILE's version (push then sends it over the server's), 'server'
-                         takes the server's. Either way it is not a conflict.
-      -h, --help         Show this help.
-
-    Prints "pulled: N resources (full read)" or "pulled: N changed, N removed (sync-collection)",
-    and for a list, "N items in the calendar are not in this list" when there are any.
-    Exit status: 0 done, 1 conflicts (FILE's versions kept, the rest merged), 64 usage
-    error, 65 unusable calendar data, FILE or state file, 69 server
-    unreachable (or 5xx, 404, TLS failure), 74 write error, 76 unusable answer (an href
-    outside the collection too), 77 credentials or access refused (401, 403).
-
-    """
+      A FILE ending in .json (or holding JSON) is an alarm list, and stays one: the server's
+      changes to its alarms are written into their records, in the record's own shape (an iOS
+      app record stays one; its other members and their order are kept); an alarm deleted on
+      the server leaves the list; other items of the calendar stay out and are counted. No list
+      there yet: the calendar's alarms are written as a new list in alarmcal's shape.
+      """,
+    options: SharedOptions.calDAV + [
+      SharedOptions.output.describing(
+        "The .ics file or JSON alarm list to write (atomically); its state is kept next to it."
+      ).mandatory,
+      OptionDeclaration(
+        "list", .text, placeholder: "NAME",
+        help:
+          "The list FILE holds, as 'push --list NAME' named it: its state is then .NAME.list.caldav.json next to FILE."
+      ),
+      OptionDeclaration(
+        "keep", .choice(["local", "server"]),
+        help:
+          "Settle a resource changed in FILE and on the server: 'local' keeps FILE's version (push then sends it over the server's), 'server' takes the server's. Either way it is not a conflict."
+      ),
+    ] + SharedOptions.input,
+    epilogue: """
+      Prints "pulled: N resources (full read)" or "pulled: N changed, N removed (sync-collection)",
+      and for a list, "N items in the calendar are not in this list" when there are any.
+      Exit status: 0 done, 1 conflicts (FILE's versions kept, the rest merged), 64 usage
+      error, 65 unusable calendar data, FILE or state file, 69 server unreachable (or 5xx, 404,
+      TLS failure), 74 write error, 76 unusable answer (an href outside the collection too), 77
+      credentials or access refused (401, 403).
+      """)
 
   struct Options {
     var connection: CalDAVConnection
@@ -56,6 +58,8 @@ enum PullCommand {
     /// The list named with `--list`, whose state file is then the list's own.
     var namedList: String?
     var keep: Keep?
+    /// The largest FILE read (`--max-file-size`).
+    var maximumBytes: Int
   }
 
   /// The side `--keep` takes of a resource changed here and on the server.
@@ -67,11 +71,9 @@ enum PullCommand {
   }
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(
-      arguments, command: "pull", usage: usage, help: helpText,
-      valued: CalDAVConnection.valuedOptions.union(["output", "list", "keep"]), flags: [],
-      aliases: ["o": "output"], context: context
-    ) { (parsed) throws(UsageError) in try parseOptions(parsed) }
+    let outcome = CommandFront.parse(arguments, declaration, context: context) {
+      (parsed) throws(UsageError) in try parseOptions(parsed)
+    }
     switch outcome {
     case .exit(let status): return status
     case .run(let options): return pull(options, context: context)
@@ -83,25 +85,20 @@ enum PullCommand {
       throw UsageError("unexpected argument '\(parsed.positionals[0])'")
     }
     guard let output = parsed.values["output"], output != "-" else {
-      throw UsageError("missing -o FILE (the pull's state is kept next to it)")
-    }
-    var keep: Keep?
-    if let side = parsed.values["keep"] {
-      guard let chosen = Keep(rawValue: side) else {
-        throw UsageError("--keep takes 'local' or 'server', not '\(side)'")
-      }
-      keep = chosen
+      throw UsageError("-o must name a file, not '-' (the pull's state is kept next to it)")
     }
     let list = parsed.values["list"]
     if let list, list.isEmpty || list.contains(where: { $0.isNewline }) {
       throw UsageError("--list must be one line, not empty")
     }
     return Options(
-      connection: try CalDAVConnection(parsed), output: output, namedList: list, keep: keep)
+      connection: try CalDAVConnection(parsed), output: output, namedList: list,
+      keep: parsed.values["keep"].flatMap(Keep.init(rawValue:)),
+      maximumBytes: try parsed.maximumBytes())
   }
 
   private static func pull(_ options: Options, context: ToolContext) -> ExitCode {
-    let err = context.standardError
+    let err = context.report
     let collection = options.connection.collectionURL
     var state: CalDAVState
     var known: CalDAVState.Collection
@@ -109,7 +106,7 @@ enum PullCommand {
       state = try CalDAVState.load(for: options.output, list: options.namedList)
       known = try state.collection(collection, file: options.output, list: options.namedList)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .badData
     }
     if ListPull.isList(options.output) {
@@ -117,7 +114,9 @@ enum PullCommand {
       return pull.run(context: context)
     }
     let local: LocalCopy
-    switch LocalCopy.read(options.output, known: known, context: context) {
+    switch LocalCopy.read(
+      options.output, known: known, maximumBytes: options.maximumBytes, context: context)
+    {
     case .success(let read): local = read
     case .failure(let stop): return stop.status
     }
@@ -138,7 +137,7 @@ enum PullCommand {
     do {
       bytes = try merge.write()
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .badData
     }
     state.collections[collection.absoluteString] = merge.known
@@ -146,40 +145,11 @@ enum PullCommand {
       try AtomicFile.write(bytes, to: options.output)
       try state.save(for: options.output, list: options.namedList)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .ioError
     }
-    for line in merge.settled + merge.conflicts { err.write(line) }
+    merge.report(err)
     context.standardOutput.write(summary)
     return merge.conflicts.isEmpty ? .success : .problemsFound
-  }
-
-  /// A resource that is not iCalendar text.
-  struct UnreadableResource: Error {
-    let message: String
-  }
-
-  /// The resources' texts (path, text), read in path order, as one calendar: each VEVENT and
-  /// VTODO with its VALARMs, each VTIMEZONE once; and the path that holds each UID.
-  static func joined(_ resources: [(path: String, text: String)], collection: URL)
-    throws(UnreadableResource) -> (bytes: [UInt8], pathOfUID: [String: String])
-  {
-    var calendars: [ICalComponent] = []
-    var pathOfUID: [String: String] = [:]
-    for (path, text) in resources.sorted(by: { $0.path < $1.path }) {
-      do {
-        let read = try ICalendarReader.read(Array(PushCommand.crlf(text).utf8))
-        calendars += read
-        for member in read.flatMap(\.components) {
-          if let uid = member.propertyValue(uppercased: "UID") { pathOfUID[uid] = path }
-        }
-      } catch {
-        throw UnreadableResource(message: "\(collection.absoluteString)\(path): \(error)")
-      }
-    }
-    let joined = CalendarResources.join(calendars)
-    var printer = ICalendarPrinter()
-    for calendar in joined { printer.write(calendar) }
-    return (printer.takeBytes(), pathOfUID)
   }
 }

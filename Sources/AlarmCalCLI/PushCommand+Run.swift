@@ -254,13 +254,13 @@ extension PushCommand {
 
     private mutating func conflict(_ name: String, _ url: URL, _ why: String) {
       tally.conflicts.append(name)
-      context.standardError.write("conflict: \(name) (\(url.absoluteString)): \(why)\n")
+      context.report.error("conflict: \(name) (\(url.absoluteString)): \(why)")
     }
 
     private mutating func refused(_ name: String, _ url: URL, _ refusal: WriteRefusal) {
       tally.refused.append(name)
-      context.standardError.write(
-        "refused: \(WriteRefusal.escaped(name)) (\(url.absoluteString)): \(refusal.line)\n")
+      context.report.error(
+        "refused: \(WriteRefusal.escaped(name)) (\(url.absoluteString)): \(refusal.line)")
     }
   }
 }

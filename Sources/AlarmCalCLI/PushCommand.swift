@@ -6,57 +6,57 @@ import ICalendar
 /// `alarmcal push`: each alarm of the files becomes one resource `<UID>.ics` in a CalDAV
 /// calendar, written only when new (`If-None-Match: *`) or changed (`If-Match`).
 enum PushCommand {
-  static let usage =
-    "Usage: alarmcal push FILE... --url COLLECTION_URL [--user NAME] [--password-file FILE] [--list NAME] [--delete-missing] [--overwrite] [--now ISO] [--tz ZONE]"
+  static let declaration = CommandDeclaration(
+    "push",
+    abstract: "Put the alarms of files into a CalDAV calendar, one resource per UID.",
+    discussion: """
+      Put the alarms of FILE... into a CalDAV calendar: each VEVENT or VTODO (with its overrides
+      and the VTIMEZONEs it names) becomes one resource, <UID>.ics. A new one is sent with
+      If-None-Match: *, a changed one with If-Match: <ETag>, an unchanged one not at all. One that
+      changed on the server since alarmcal last wrote or pulled it is a conflict: reported by
+      name, never overwritten; so is one whose ETag the server never gave. One the server has
+      that was never pushed or pulled here is adopted when the server's copy is what would be
+      sent, else a conflict. One the server refuses (403, 409, 415: invalid data, a UID taken in
+      another calendar, ...) is reported with the server's reason, and the push goes on. What was
+      sent is remembered in .FILE.caldav.json next to the first FILE, with the calendar's sync
+      token from before the first write, so the next pull there reads only what changed; a state
+      file that cannot be read, or names a resource outside the calendar, stops the push before
+      anything is sent.
+      """,
+    arguments: [
+      ArgumentDeclaration(
+        "FILE", repeating: true,
+        help:
+          "An .ics file, or an alarm list (JSON) pushed as 'convert' would export it at --now."
+      )
+    ],
+    options: SharedOptions.calDAV + [
+      OptionDeclaration(
+        "list", .text, placeholder: "NAME", default: "the first FILE's name without extension",
+        help:
+          "The list these alarms belong to. Each component alarmcal creates carries X-ALARMCAL-LIST:NAME. Named, the list's state is kept in .NAME.list.caldav.json next to the first FILE (read from .FILE.caldav.json the first time), so a dated copy of the list (alarms-2026-12-08.json) updates the resources of the one before."
+      ),
+      OptionDeclaration(
+        "delete-missing", .flag,
+        help:
+          "Also delete the resources this list created, wrote or adopted here (as the state file records) that are no longer in FILE... and unchanged on the server since; nothing else is touched. The X-ALARMCAL-LIST mark alone grants nothing."
+      ),
+      OptionDeclaration(
+        "overwrite", .flag,
+        help:
+          "Replace the server's copy of a conflicting resource (one changed there, or never pushed or pulled here) with this file's, over the ETag the server has now."
+      ),
+    ] + SharedOptions.time + SharedOptions.input,
+    epilogue: """
+      A JSON list is exported at --now; DTSTAMP is SOURCE_DATE_EPOCH when set, else --now.
 
-  static let helpText = """
-    \(usage)
-
-    Put the alarms of FILE... into a CalDAV calendar: each VEVENT or VTODO (with its overrides
-    and the VTIMEZONEs it names) becomes one resource, <UID>.ics. A new one is sent with
-    If-None-Match: *, a changed one with If-Match: <ETag>, an unchanged one not at all. One that
-    changed on the server since alarmcal last wrote or pulled it is a conflict: reported by
-    name, never overwritten; so is one whose ETag the server never gave. One the server has
-    that was never pushed or pulled here is adopted when the server's copy is what would be
-    sent, else a conflict. One the server refuses (403, 409, 415: invalid data, a UID taken in
-    another calendar, ...) is reported with the server's reason, and the push goes on. What was
-    sent is remembered in .FILE.caldav.json next to the first FILE, with the calendar's sync
-    token from before the first write, so the next pull there reads only what changed; a state
-    file that cannot be read, or names a resource outside the calendar, stops the push before
-    anything is sent.
-
-    Arguments:
-      FILE               An .ics file, or an alarm list (JSON) pushed as 'convert' would
-                         export it at --now.
-
-    Options:
-      --url URL          The calendar collection (see 'alarmcal calendars').
-    \(CalDAVConnection.optionHelp)
-      --list NAME        The list these alarms belong to (default: the first FILE's name
-                         without extension). Each component alarmcal creates carries
-                         X-ALARMCAL-LIST:NAME. Named, the list's state is kept in
-                         .NAME.list.caldav.json next to the first FILE (read from
-                         .FILE.caldav.json the first time), so a dated copy of the list
-                         (alarms-2026-12-08.json) updates the resources of the one before.
-      --delete-missing   Also delete the resources this list created, wrote or adopted here
-                         (as the state file records) that are no longer in FILE... and
-                         unchanged on the server since; nothing else is touched. The
-                         X-ALARMCAL-LIST mark alone grants nothing.
-      --overwrite        Replace the server's copy of a conflicting resource (one changed
-                         there, or never pushed or pulled here) with this file's, over the
-                         ETag the server has now.
-      --now ISO          The moment a JSON list is exported for (default: now).
-      --tz ZONE          IANA zone for JSON alarms that name none (default: the system zone).
-      -h, --help         Show this help.
-
-    Prints "pushed: N new, N changed, N unchanged, N deleted, N conflicts, N refused".
-    Exit status: 0 done, 1 conflicts or refusals (the rest was pushed), 64 usage error, 65
-    unusable input or state file,
-    66 missing input, 69 server unreachable (or 5xx, 404, TLS failure; what was pushed before
-    is remembered), 73 server full (507), 74 the state file could not be written,
-    76 unusable answer, 77 credentials or access to the calendar refused (401, 403).
-
-    """
+      Prints "pushed: N new, N changed, N unchanged, N deleted, N conflicts, N refused".
+      Exit status: 0 done, 1 conflicts or refusals (the rest was pushed), 64 usage error, 65
+      unusable input or state file, 66 missing input, 69 server unreachable (or 5xx, 404, TLS
+      failure; what was pushed before is remembered), 73 server full (507), 74 the state file
+      could not be written, 76 unusable answer, 77 credentials or access to the calendar
+      refused (401, 403).
+      """)
 
   /// The property that marks a component as alarmcal's, with the list's name as its value.
   static let listMark = "X-ALARMCAL-LIST"
@@ -72,6 +72,7 @@ enum PushCommand {
     var zone: TimeZoneRules
     var now: Instant
     var timestamp: Instant
+    var maximumBytes: Int
   }
 
   /// The tallies printed at the end.
@@ -89,11 +90,9 @@ enum PushCommand {
   }
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(
-      arguments, command: "push", usage: usage, help: helpText,
-      valued: CalDAVConnection.valuedOptions.union(["list", "now", "tz"]),
-      flags: ["delete-missing", "overwrite"], context: context
-    ) { (parsed) throws(UsageError) in try parseOptions(parsed, context: context) }
+    let outcome = CommandFront.parse(arguments, declaration, context: context) {
+      (parsed) throws(UsageError) in try parseOptions(parsed, context: context)
+    }
     switch outcome {
     case .exit(let status): return status
     case .run(let options): return push(options, context: context)
@@ -104,12 +103,8 @@ enum PushCommand {
     throws(UsageError) -> Options
   {
     guard let first = parsed.positionals.first else { throw UsageError("missing FILE") }
-    let zone = try ConvertCommand.zoneOption(parsed.values["tz"])
-    let now = try TimestampArgument.now(of: parsed, in: zone, context: context)
-    var timestamp = now
-    if let epoch = context.environment["SOURCE_DATE_EPOCH"], let seconds = Int64(epoch) {
-      timestamp = Instant(secondsSince1970: seconds)
-    }
+    let zone = try parsed.zone()
+    let now = try parsed.now(in: zone, context: context)
     let list =
       parsed.values["list"]
       ?? URL(fileURLWithPath: first).deletingPathExtension().lastPathComponent
@@ -120,11 +115,12 @@ enum PushCommand {
       files: parsed.positionals, connection: try CalDAVConnection(parsed), list: list,
       namedList: parsed.values["list"], deleteMissing: parsed.flags.contains("delete-missing"),
       overwrite: parsed.flags.contains("overwrite"), zone: zone, now: now,
-      timestamp: timestamp)
+      timestamp: try SourceDateEpoch.timestamp(context) ?? now,
+      maximumBytes: try parsed.maximumBytes())
   }
 
   private static func push(_ options: Options, context: ToolContext) -> ExitCode {
-    let err = context.standardError
+    let err = context.report
     var calendars: [ICalComponent] = []
     for file in options.files {
       switch readCalendars(file, options: options, context: context) {
@@ -136,7 +132,7 @@ enum PushCommand {
     do {
       resources = try CalendarResources.split(calendars)
     } catch {
-      err.write("alarmcal: error: \(error.description)\n")
+      err.error("\(error.description)")
       return .badData
     }
     let collection = options.connection.collectionURL
@@ -147,7 +143,7 @@ enum PushCommand {
       state = try CalDAVState.load(for: stateFile, list: options.namedList)
       known = try state.collection(collection, file: stateFile, list: options.namedList)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .badData
     }
     let session: CalDAVSession
@@ -173,13 +169,14 @@ enum PushCommand {
     do {
       try state.save(for: stateFile, list: options.namedList)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .ioError
     }
     context.standardOutput.write(run.tally.line)
     if let failure {
-      err.write("alarmcal: error: push stopped; what is counted above was done\n")
-      return CalDAVConnection.report(failure, context: context)
+      let status = CalDAVConnection.report(failure, context: context)
+      err.note("push stopped; what is counted above was done")
+      return status
     }
     return run.tally.conflicts.isEmpty && run.tally.refused.isEmpty ? .success : .problemsFound
   }
@@ -206,24 +203,19 @@ enum PushCommand {
     return resources.map { seen[$0.uid] ?? collection.path(percentEncoded: true) + $0.fileName }
   }
 
-  /// Text with CRLF line ends (XML hands calendar-data over with LF).
-  static func crlf(_ text: String) -> String {
-    text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
-  }
-
   /// The calendars of one input file; a JSON alarm list is exported as `convert` would at
   /// --now.
   private static func readCalendars(_ file: String, options: Options, context: ToolContext)
     -> Result<[ICalComponent], Stopped>
   {
-    let err = context.standardError
+    let err = context.report
     let name = file == "-" ? "<stdin>" : file
     var bytes: [UInt8]
     do {
       bytes = try InputFile.read(
-        file, maximumBytes: InputFile.defaultMaximumBytes, context: context)
+        file, maximumBytes: options.maximumBytes, context: context)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .failure(Stopped(.noInput))
     }
     switch AlarmListInput.calendarBytes(
@@ -232,17 +224,17 @@ enum PushCommand {
     {
     case .success(let calendar): bytes = calendar
     case .failure(let failure):
-      for line in failure.lines { err.write("\(line)\n") }
+      for line in failure.lines { err.error("\(line)") }
       return .failure(Stopped(.badData))
     }
     if let failure = InputFile.checkUTF8(bytes) {
-      err.write("\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8\n")
+      err.error("\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8")
       return .failure(Stopped(.badData))
     }
     do {
       return .success(try ICalendarReader.read(bytes))
     } catch {
-      err.write("\(name):\(error.line): \(error.message)\n")
+      err.error("\(name):\(error.line): \(error.message)")
       return .failure(Stopped(.badData))
     }
   }

@@ -26,23 +26,13 @@ enum RespondCommand {
     var maximumBytes: Int
   }
 
-  static let snoozeUsage =
-    "Usage: alarmcal snooze FILE (--id FIRING_ID | --request ID --delivered ISO) (--minutes N | --until ISO) [--now ISO] [--tz ZONE]"
-  static let dismissUsage =
-    "Usage: alarmcal dismiss FILE (--id FIRING_ID | --request ID --delivered ISO) [--now ISO] [--tz ZONE]"
-
   /// How long an edit waits for another process's edit of the same file.
   static let lockWaitSeconds = 10.0
 
   static func run(_ arguments: [String], kind: Kind, context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(
-      arguments, command: kind.rawValue, usage: kind == .snooze ? snoozeUsage : dismissUsage,
-      help: kind == .snooze ? HelpText.snooze : HelpText.dismiss,
-      valued: kind == .snooze
-        ? ["id", "request", "delivered", "minutes", "until", "now", "tz", "max-file-size"]
-        : ["id", "request", "delivered", "now", "tz", "max-file-size"],
-      flags: [], context: context
-    ) { (parsed) throws(UsageError) in try parseOptions(parsed, kind: kind, context: context) }
+    let outcome = CommandFront.parse(arguments, declaration(kind), context: context) {
+      (parsed) throws(UsageError) in try parseOptions(parsed, kind: kind, context: context)
+    }
     switch outcome {
     case .exit(let status): return status
     case .run(let options): return respond(kind, options, context: context)
@@ -57,8 +47,8 @@ enum RespondCommand {
       throw UsageError("one FILE at a time, not \(parsed.positionals.count)")
     }
     guard file != "-" else { throw UsageError("FILE must be a file to edit, not standard input") }
-    let zone = try ConvertCommand.zoneOption(parsed.values["tz"])
-    let now = try TimestampArgument.now(of: parsed, in: zone, context: context)
+    let zone = try parsed.zone()
+    let now = try parsed.now(in: zone, context: context)
     let firing: Target
     switch (parsed.values["id"], try deliveredRequest(parsed, zone: zone)) {
     case (nil, nil): throw UsageError("missing --id (or --request and --delivered)")
@@ -68,15 +58,9 @@ enum RespondCommand {
       firing = .id(id)
     case (nil, .some(let request)): firing = .request(request)
     }
-    var minutes: Int?
-    let until = try TimestampArgument.option("until", of: parsed, in: zone)
+    let until = try parsed.instant("until", in: zone)
+    let minutes = try parsed.count("minutes", in: 1...(366 * 24 * 60))
     if kind == .snooze {
-      if let text = parsed.values["minutes"] {
-        guard let number = Int(text), (1...(366 * 24 * 60)).contains(number) else {
-          throw UsageError("--minutes must be a whole number from 1 to 527040, not '\(text)'")
-        }
-        minutes = number
-      }
       switch (minutes, until) {
       case (nil, nil): throw UsageError("missing --minutes or --until")
       case (.some, .some): throw UsageError("--minutes and --until cannot be used together")
@@ -88,14 +72,14 @@ enum RespondCommand {
     }
     return Options(
       file: file, firing: firing, minutes: minutes, until: until, now: now, zone: zone,
-      maximumBytes: try InputFile.maximumBytes(of: parsed))
+      maximumBytes: try parsed.maximumBytes())
   }
 
   /// `--request ID --delivered ISO`, the plan's zone `zone`; nil when neither is given.
   private static func deliveredRequest(_ parsed: ParsedArguments, zone: TimeZoneRules)
     throws(UsageError) -> DeliveredRequest?
   {
-    let delivered = try TimestampArgument.option("delivered", of: parsed, in: zone)
+    let delivered = try parsed.instant("delivered", in: zone)
     switch (parsed.values["request"], delivered) {
     case (nil, nil): return nil
     case (nil, .some): throw UsageError("--delivered needs --request")
@@ -107,15 +91,18 @@ enum RespondCommand {
   }
 
   private static func respond(_ kind: Kind, _ options: Options, context: ToolContext) -> ExitCode {
-    let err = context.standardError
+    let err = context.report
     let path = options.file
     // A link is followed once, here: the file it leads to is locked, read and replaced.
     let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    guard FileManager.default.fileExists(atPath: path) else {
+      return err.fail(.noInput, InputFile.noSuchFile(path))
+    }
     let lock: FileLock
     do {
       lock = try FileLock(target, waitingUpTo: lockWaitSeconds)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return FileManager.default.fileExists(atPath: path) ? .temporaryFailure : .noInput
     }
     let status = edit(kind, options, target: target, context: context)
@@ -129,27 +116,26 @@ enum RespondCommand {
   private static func edit(_ kind: Kind, _ options: Options, target: String, context: ToolContext)
     -> ExitCode
   {
-    let err = context.standardError
+    let err = context.report
     let path = options.file
     do {
       try AtomicFile.checkEditable(target)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .noPermission
     }
     let bytes: [UInt8]
     do {
       bytes = try InputFile.read(target, maximumBytes: options.maximumBytes, context: context)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return .noInput
     }
     // An alarm list (JSON) is edited in its own form; `upcoming` prints the same ids for it.
     let isList = AlarmListInput.isList(bytes, file: path)
     if !isList, let failure = InputFile.checkUTF8(bytes) {
-      err.write(
-        "\(path):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
-      )
+      err.error(
+        "\(path):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)")
       return .badData
     }
     let response: AlarmResponse
@@ -175,26 +161,20 @@ enum RespondCommand {
       }
     } catch {
       // A list that cannot be read is reported as `convert` reports it: a line per problem.
-      if isList && error.isUnreadable {
-        err.write("\(error.message)\n")
-      } else {
-        err.write("alarmcal \(kind.rawValue): error: \(error.message)\n")
-      }
+      for line in error.message.split(separator: "\n") { err.error(String(line)) }
       return error.isUnreadable ? .badData : .problemsFound
     }
     // Another program (one that takes no lock) may have written the file since it was read.
     let current = try? InputFile.read(
       target, maximumBytes: options.maximumBytes, context: context)
     guard current == bytes else {
-      err.write(
-        "alarmcal \(kind.rawValue): error: \(path) changed while it was being edited; nothing was written, try again\n"
-      )
+      err.error("\(path) changed while it was being edited; nothing was written, try again")
       return .temporaryFailure
     }
     do {
       try AtomicFile.write(written.bytes, to: target, as: .edited)
     } catch {
-      err.write("alarmcal: error: \(error.message)\n")
+      err.error("\(error.message)")
       return error.refused ? .noPermission : .ioError
     }
     let id = written.firing.id

@@ -102,6 +102,8 @@ public struct ToolContext: Sendable {
   public var standardOutput: any TextSink
   /// Where diagnostics go.
   public var standardError: any TextSink
+  /// The command running, named in every message it writes to standard error.
+  public var commandName = ""
   /// Reads standard input to its end, but never more than the given number of bytes.
   public var readStandardInput: @Sendable (_ maximumBytes: Int) -> [UInt8]
   /// The environment variables.

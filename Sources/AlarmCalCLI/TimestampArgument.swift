@@ -39,24 +39,18 @@ enum TimestampArgument {
     guard let offset else { return zone.instant(for: local) }
     return Instant(utc: local).adding(seconds: Int64(-offset))
   }
+}
 
-  /// The instant an option such as `--from` gives, read in `zone`; nil when it is absent.
-  static func option(_ name: String, of parsed: ParsedArguments, in zone: TimeZoneRules)
-    throws(UsageError) -> Instant?
-  {
-    guard let text = parsed.values[name] else { return nil }
-    guard let instant = parse(text, in: zone) else {
-      throw UsageError(
-        "--\(name) '\(text)' is not an ISO 8601 date-time (e.g. 2026-12-02T07:00:00Z)")
+/// The `SOURCE_DATE_EPOCH` environment variable: the DTSTAMP of a reproducible export.
+enum SourceDateEpoch {
+  /// Its moment, nil when unset or empty; a value that is not whole seconds is refused.
+  static func timestamp(_ context: ToolContext) throws(UsageError) -> Instant? {
+    guard let epoch = context.environment["SOURCE_DATE_EPOCH"], !epoch.isEmpty else {
+      return nil
     }
-    return instant
-  }
-
-  /// `--now`, else the context's clock (whole seconds).
-  static func now(of parsed: ParsedArguments, in zone: TimeZoneRules, context: ToolContext)
-    throws(UsageError) -> Instant
-  {
-    try option("now", of: parsed, in: zone)
-      ?? Instant(secondsSince1970: Int64(context.clock().timeIntervalSince1970.rounded(.down)))
+    guard let seconds = Int64(epoch) else {
+      throw UsageError("SOURCE_DATE_EPOCH '\(epoch)' is not a whole number of seconds")
+    }
+    return Instant(secondsSince1970: seconds)
   }
 }

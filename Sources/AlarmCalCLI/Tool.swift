@@ -7,44 +7,75 @@ public enum Tool {
   /// (``TransportService``); never listed in the help.
   public static let transportCommandName = "_http-transport"
 
+  /// A command: its declaration and what runs it.
+  struct Command: Sendable {
+    let declaration: CommandDeclaration
+    let run: @Sendable ([String], ToolContext) -> ExitCode
+  }
+
+  /// The commands, in the order the help lists them.
+  static let commands: [Command] = [
+    Command(declaration: ConvertCommand.declaration, run: ConvertCommand.run),
+    Command(declaration: UpcomingCommand.declaration, run: UpcomingCommand.run),
+    Command(declaration: PlanCommand.declaration, run: PlanCommand.run),
+    Command(declaration: ValidateCommand.declaration, run: ValidateCommand.run),
+    Command(
+      declaration: RespondCommand.declaration(.snooze),
+      run: { RespondCommand.run($0, kind: .snooze, context: $1) }),
+    Command(
+      declaration: RespondCommand.declaration(.dismiss),
+      run: { RespondCommand.run($0, kind: .dismiss, context: $1) }),
+    Command(declaration: CalendarsCommand.declaration, run: CalendarsCommand.run),
+    Command(declaration: PushCommand.declaration, run: PushCommand.run),
+    Command(declaration: PullCommand.declaration, run: PullCommand.run),
+  ]
+
+  /// The declarations of every command.
+  static var declarations: [CommandDeclaration] { commands.map(\.declaration) }
+
   /// Runs one invocation and returns its exit status.
   public static func run(arguments: [String], context: ToolContext) -> ExitCode {
     guard let first = arguments.first else {
-      context.standardError.write(HelpText.tool)
+      context.standardError.write(HelpText.tool(declarations))
       return .usage
     }
     let rest = Array(arguments.dropFirst())
+    if let command = commands.first(where: { $0.declaration.name == first }) {
+      var context = context
+      context.commandName = first
+      return command.run(rest, context)
+    }
     switch first {
     case "-h", "--help":
-      context.standardOutput.write(HelpText.tool)
+      context.standardOutput.write(HelpText.tool(declarations))
       return .success
     case "--version":
       context.standardOutput.write(HelpText.version + "\n")
       return .success
     case "help":
       return help(rest, context: context)
-    case "convert":
-      return ConvertCommand.run(rest, context: context)
-    case "upcoming":
-      return UpcomingCommand.run(rest, context: context)
-    case "plan":
-      return PlanCommand.run(rest, context: context)
-    case "validate":
-      return ValidateCommand.run(rest, context: context)
-    case "snooze":
-      return RespondCommand.run(rest, kind: .snooze, context: context)
-    case "dismiss":
-      return RespondCommand.run(rest, kind: .dismiss, context: context)
-    case "calendars":
-      return CalendarsCommand.run(rest, context: context)
-    case "push":
-      return PushCommand.run(rest, context: context)
-    case "pull":
-      return PullCommand.run(rest, context: context)
+    case "--generate-manual" where rest.isEmpty:
+      context.standardOutput.write(ManualPage.roff(declarations))
+      return .success
+    case "--generate-completion-script":
+      guard rest.count == 1, let script = CompletionScript.script(for: rest[0], declarations)
+      else {
+        context.report.error(
+          "--generate-completion-script takes one of \(CompletionScript.shells.joined(separator: ", "))"
+        )
+        return .usage
+      }
+      context.standardOutput.write(script)
+      return .success
+    case CompletionScript.zonesCommand:
+      // Hidden: the zone names --tz accepts, for the completion scripts.
+      let zones = Foundation.TimeZone.knownTimeZoneIdentifiers.sorted()
+      context.standardOutput.write(zones.joined(separator: "\n") + "\n")
+      return .success
     default:
       let what = first.hasPrefix("-") ? "unknown option \(first)" : "unknown command '\(first)'"
-      context.standardError.write(
-        "alarmcal: error: \(what)\nRun 'alarmcal --help' for the commands.\n")
+      context.report.error(what)
+      context.standardError.write("Run 'alarmcal --help' for the commands.\n")
       return .usage
     }
   }
@@ -59,49 +90,26 @@ public enum Tool {
     let context = ToolContext.process(environment: environment)
     let status = run(arguments: arguments, context: context)
     if let failure = context.standardOutput.writeFailure {
-      context.standardError.write("alarmcal: error: cannot write to standard output: \(failure)\n")
+      var context = context
+      context.commandName =
+        Tool.declarations.contains { $0.name == arguments.first } ? arguments[0] : ""
+      context.report.error("cannot write to standard output: \(failure)")
       return status == .success ? .ioError : status
     }
     return status
   }
 
   private static func help(_ arguments: [String], context: ToolContext) -> ExitCode {
-    switch arguments {
-    case []:
-      context.standardOutput.write(HelpText.tool)
+    if arguments.isEmpty {
+      context.standardOutput.write(HelpText.tool(declarations))
       return .success
-    case ["convert"]:
-      context.standardOutput.write(HelpText.convert)
-      return .success
-    case ["upcoming"]:
-      context.standardOutput.write(HelpText.upcoming)
-      return .success
-    case ["plan"]:
-      context.standardOutput.write(PlanCommand.helpText)
-      return .success
-    case ["validate"]:
-      context.standardOutput.write(ValidateCommand.helpText)
-      return .success
-    case ["snooze"]:
-      context.standardOutput.write(HelpText.snooze)
-      return .success
-    case ["dismiss"]:
-      context.standardOutput.write(HelpText.dismiss)
-      return .success
-    case ["calendars"]:
-      context.standardOutput.write(CalendarsCommand.helpText)
-      return .success
-    case ["push"]:
-      context.standardOutput.write(PushCommand.helpText)
-      return .success
-    case ["pull"]:
-      context.standardOutput.write(PullCommand.helpText)
-      return .success
-    default:
-      context.standardError.write(
-        "alarmcal: error: no help for '\(arguments.joined(separator: " "))'\nRun 'alarmcal --help' for the commands.\n"
-      )
-      return .usage
     }
+    if arguments.count == 1, let command = declarations.first(where: { $0.name == arguments[0] }) {
+      context.standardOutput.write(HelpText.help(command))
+      return .success
+    }
+    context.report.error("no help for '\(arguments.joined(separator: " "))'")
+    context.standardError.write("Run 'alarmcal --help' for the commands.\n")
+    return .usage
   }
 }

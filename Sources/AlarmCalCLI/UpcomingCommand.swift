@@ -5,9 +5,6 @@ import ICalendar
 
 /// `alarmcal upcoming`: when the alarms in .ics files go off.
 enum UpcomingCommand {
-  static let usage =
-    "Usage: alarmcal upcoming FILE... | --url COLLECTION_URL [--from ISO] [--to ISO] [--limit N] [--tz ZONE] [--now ISO] [--format text|json|ndjson] [--include-acknowledged] [--include-due] [--max-file-size SIZE] [--max-instances N]"
-
   struct Options {
     var files: [String]
     /// A CalDAV calendar to read besides the files (`--url`).
@@ -24,15 +21,74 @@ enum UpcomingCommand {
     var maximumInstances: Int
   }
 
+  static let declaration = CommandDeclaration(
+    "upcoming",
+    abstract: "List when the alarms in .ics files go off.",
+    discussion: """
+      List the alarm firings of one or more .ics files in time order: every VALARM of every
+      instance (RRULE, RDATE, EXDATE, RECURRENCE-ID overrides), with time zones and DST per
+      RFC 5545 and acknowledgements per RFC 9074.
+      """,
+    arguments: [
+      ArgumentDeclaration(
+        "FILE", repeating: true, optional: true,
+        help:
+          "An .ics file, or an alarm list (JSON, any accepted record shape), planned as 'convert' would export it at --now; '-' reads standard input. FILE or --url is needed."
+      )
+    ],
+    options: [
+      OptionDeclaration(
+        "from", .instant, default: "--now",
+        help: "The window's start. Firings with from <= trigger < to are listed."),
+      OptionDeclaration(
+        "to", .instant, help: "The window's end; without --limit, every firing up to it."),
+      OptionDeclaration(
+        "limit", .count, default: "10 without --to",
+        help:
+          "At most N firings. iOS keeps only the 64 soonest pending notifications: --limit 64 fills that budget."
+      ),
+      SharedOptions.format(
+        ["text", "json", "ndjson"],
+        help: "A table for people, one JSON array, or one JSON object per line."),
+      OptionDeclaration(
+        "include-acknowledged", .flag,
+        help: "Also list firings covered by ACKNOWLEDGED or X-MOZ-LASTACK."),
+      OptionDeclaration(
+        "include-due", .flag,
+        help:
+          "Also list the DUE of open tasks that have no VALARM (action DUE); completed tasks never ring."
+      ),
+      OptionDeclaration(
+        "max-instances", .count, default: "1000000",
+        help:
+          "Look at most N recurrence instances (candidates a rule tries) per component; a component that needs more is cut off there with a warning."
+      ),
+    ] + SharedOptions.time + SharedOptions.input
+      + [
+        SharedOptions.url.describing(
+          "Also read this CalDAV calendar collection, as 'alarmcal pull' would write it (nothing is kept on disk)."
+        )
+      ]
+      + SharedOptions.credentials,
+    epilogue: """
+      JSON fields: trigger (UTC), local (in --tz, with offset), uid, component (VEVENT or VTODO),
+      recurrenceId (the instance's original start in UTC, YYYY-MM-DD for all-day, null if it does
+      not recur), eventStart (UTC), summary, action (DUE for a deadline), repeat (0, or k for the
+      k-th REPEAT), acknowledged, alarmUid (the VALARM's UID, null if none), isSnooze (true for
+      a snooze's firing), snoozeOf (the UID of the alarm a snooze belongs to, else null), sound
+      (the alarm's sound, null for the default), snooze (whether it offers Snooze),
+      snoozeMinutes (the snooze's length), as in an alarm list's record, file, id
+      (stable across runs and machines, and across snoozes and dismissals of other firings;
+      usable as a notification request id).
+
+      Exit status: 0 done, 64 usage error, 65 a file's data is unusable, 66 a file is missing or
+      unreadable (the other files are still listed), 69, 76, 77 as for 'alarmcal pull'.
+      """)
+
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(
-      arguments, command: "upcoming", usage: usage, help: HelpText.upcoming,
-      valued: CalDAVConnection.valuedOptions.union([
-        "from", "to", "limit", "tz", "now", "format", "max-file-size", "max-instances",
-      ]),
-      flags: ["include-acknowledged", "include-due"],
-      context: context
-    ) { (parsed) throws(UsageError) in try parseOptions(parsed, context: context) }
+    let outcome = CommandFront.parse(arguments, declaration, context: context) {
+      (parsed) throws(UsageError) in try parseOptions(parsed, context: context)
+    }
     switch outcome {
     case .exit(let status): return status
     case .run(let options): return upcoming(options, context: context)
@@ -47,40 +103,21 @@ enum UpcomingCommand {
     guard !parsed.positionals.isEmpty || connection != nil else {
       throw UsageError("missing FILE (or --url)")
     }
-    let zone = try ConvertCommand.zoneOption(parsed.values["tz"])
-    let now = try TimestampArgument.now(of: parsed, in: zone, context: context)
-    let from = try TimestampArgument.option("from", of: parsed, in: zone) ?? now
-    let to = try TimestampArgument.option("to", of: parsed, in: zone)
+    let zone = try parsed.zone()
+    let now = try parsed.now(in: zone, context: context)
+    let from = try parsed.instant("from", in: zone) ?? now
+    let to = try parsed.instant("to", in: zone)
     if let to, to <= from { throw UsageError("--to must be after --from") }
-    var limit: Int?
-    if let text = parsed.values["limit"] {
-      guard let number = Int(text), number >= 1 else {
-        throw UsageError("--limit must be a positive whole number, not '\(text)'")
-      }
-      limit = number
-    } else if to == nil {
-      limit = 10
-    }
-    var format = FiringFormat.text
-    if let text = parsed.values["format"] {
-      guard let chosen = FiringFormat(rawValue: text) else {
-        throw UsageError("--format must be text, json or ndjson, not '\(text)'")
-      }
-      format = chosen
-    }
-    var maximumInstances = defaultMaximumInstances
-    if let text = parsed.values["max-instances"] {
-      guard let number = Int(text), number >= 1 else {
-        throw UsageError("--max-instances must be a positive whole number, not '\(text)'")
-      }
-      maximumInstances = number
-    }
+    let limit = try parsed.count("limit", in: 1...Int.max) ?? (to == nil ? 10 : nil)
+    let format = parsed.values["format"].flatMap(FiringFormat.init(rawValue:)) ?? .text
     return Options(
       files: parsed.positionals, connection: connection, from: from, to: to, limit: limit,
       zone: zone, now: now,
       format: format, includeAcknowledged: parsed.flags.contains("include-acknowledged"),
       includeDue: parsed.flags.contains("include-due"),
-      maximumBytes: try InputFile.maximumBytes(of: parsed), maximumInstances: maximumInstances)
+      maximumBytes: try parsed.maximumBytes(),
+      maximumInstances: try parsed.count("max-instances", in: 1...Int.max)
+        ?? defaultMaximumInstances)
   }
 
   /// How many recurrence instances (candidates tried) one component may cost per run unless
@@ -88,28 +125,31 @@ enum UpcomingCommand {
   static let defaultMaximumInstances = 1_000_000
 
   private static func upcoming(_ options: Options, context: ToolContext) -> ExitCode {
-    let err = context.standardError
-    var failed = false
+    let err = context.report
+    // The first file that could not be read decides the exit status; the others are listed.
+    var failure: ExitCode?
     var schedule = FiringSchedule(
       defaultZone: options.zone, includeAcknowledged: options.includeAcknowledged,
       workLimit: options.maximumInstances, includeDue: options.includeDue)
     for file in options.files {
       let name = file == "-" ? "<stdin>" : file
       // An alarm list is planned as `convert` would export it at --now.
-      guard
-        let bytes = AlarmListInput.calendar(
-          of: file, maximumBytes: options.maximumBytes, zone: options.zone, now: options.now,
-          context: context)
-      else {
-        failed = true
+      let bytes: [UInt8]
+      switch AlarmListInput.calendar(
+        of: file, maximumBytes: options.maximumBytes, zone: options.zone, now: options.now,
+        context: context)
+      {
+      case .success(let read): bytes = read
+      case .failure(let stop):
+        failure = failure ?? stop.status
         continue
       }
       do {
         // Each event becomes its series as soon as it is read.
         try schedule.read(consume bytes, file: file)
       } catch {
-        err.write("\(name):\(error.line): \(error.message)\n")
-        failed = true
+        err.error("\(name):\(error.line): \(error.message)")
+        failure = failure ?? .badData
       }
     }
     if let connection = options.connection {
@@ -118,7 +158,7 @@ enum UpcomingCommand {
       case .failure(let stop): return stop.status
       }
     }
-    for warning in schedule.warnings { err.write("warning: \(warning)\n") }
+    for warning in schedule.warnings { err.warning("\(warning)") }
     let colour =
       options.format == .text && context.standardOutputIsTerminal
       && context.environment["NO_COLOR"] == nil
@@ -129,9 +169,9 @@ enum UpcomingCommand {
     schedule.startFirings(from: options.from, to: options.to, limit: options.limit)
     // "No alarms in this window." would be false next to a file that could not be read.
     let late = OverlappedPrinting.printAll(
-      of: consume schedule, with: printer, sayWhenEmpty: !failed)
-    for warning in late { err.write("warning: \(warning)\n") }
-    return failed ? .problemsFound : .success
+      of: consume schedule, with: printer, sayWhenEmpty: failure == nil)
+    for warning in late { err.warning("\(warning)") }
+    return failure ?? .success
   }
 
   /// Reads the CalDAV calendar at `--url` (calendar-query, RFC 4791 §7.8) into `schedule`, as
@@ -153,19 +193,18 @@ enum UpcomingCommand {
     }
     let bytes: [UInt8]
     do {
-      (bytes, _) = try PullCommand.joined(
+      (bytes, _) = try CollectionCalendar.joined(
         objects.compactMap { object in
           object.data.map { (object.url.path(percentEncoded: true), $0) }
         }, collection: collection)
     } catch {
-      context.standardError.write("alarmcal: error: \(error.message)\n")
+      context.report.error("\(error.message)")
       return .failure(Stopped(.badData))
     }
     do {
       try schedule.read(consume bytes, file: collection.absoluteString)
     } catch {
-      context.standardError.write(
-        "alarmcal: error: \(collection.absoluteString):\(error.line): \(error.message)\n")
+      context.report.error("\(collection.absoluteString):\(error.line): \(error.message)")
       return .failure(Stopped(.badData))
     }
     return .success(())

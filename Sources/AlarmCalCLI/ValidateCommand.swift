@@ -3,44 +3,44 @@ import ICalendar
 
 /// `alarmcal validate`: line-numbered RFC 5545 diagnostics for .ics files.
 enum ValidateCommand {
-  static let usage =
-    "Usage: alarmcal validate FILE... [--format text|json] [--strict] [--now ISO] [--max-problems N] [--max-file-size SIZE]"
+  static let declaration = CommandDeclaration(
+    "validate",
+    abstract: "Check .ics files and report every problem with its line and column.",
+    discussion: """
+      Check .ics files against RFC 5545 and report every problem, each at the line and column
+      where it is in the original file (before unfolding), the way a compiler does:
 
-  static let helpText = """
-    Usage: alarmcal validate FILE... [--format text|json] [--strict] [--now ISO] [--max-problems N] [--max-file-size SIZE]
+        party.ics:12:9: error: DTSTART value "2026-12-02" is not a DATE-TIME [value.date-time]
 
-    Check .ics files against RFC 5545 and report every problem, each at the line and column
-    where it is in the original file (before unfolding), the way a compiler does:
+      Checks content lines (CRLF, folding, UTF-8, control characters, names, parameters),
+      BEGIN/END balance, required and unique properties of VCALENDAR, VEVENT, VTODO and VALARM,
+      DTEND/DUE against DURATION and DTSTART, and the syntax of DATE, DATE-TIME, DURATION,
+      UTC-OFFSET, INTEGER and RRULE values.
+      """,
+    arguments: [
+      ArgumentDeclaration(
+        "FILE", repeating: true,
+        help:
+          "An .ics file; '-' reads standard input. Every file is checked, even after one is missing."
+      )
+    ],
+    options: [
+      SharedOptions.format(
+        ["text", "json"],
+        help:
+          "One 'file:line:column: severity: message [rule]' line per problem, or one JSON array of objects with file, line, column, severity, rule, message and rfc."
+      ),
+      OptionDeclaration("strict", .flag, help: "Warnings count as errors for the exit status."),
+      OptionDeclaration(
+        "max-problems", .count, default: "1000; 0 shows all",
+        help: "Show at most N problems per file; the exit status still counts every problem."),
+    ] + SharedOptions.time + SharedOptions.input,
+    epilogue: """
+      Alarms of series that ended before --now are reported as never ringing.
 
-      party.ics:12:9: error: DTSTART value "2026-12-02" is not a DATE-TIME [value.date-time]
-
-    Checks content lines (CRLF, folding, UTF-8, control characters, names, parameters),
-    BEGIN/END balance, required and unique properties of VCALENDAR, VEVENT, VTODO and VALARM,
-    DTEND/DUE against DURATION and DTSTART, and the syntax of DATE, DATE-TIME, DURATION,
-    UTC-OFFSET, INTEGER and RRULE values.
-
-    Arguments:
-      FILE                An .ics file; '-' reads standard input. Every file is checked, even
-                          after one is missing.
-
-    Options:
-      --format text|json  One 'file:line:column: severity: message [rule]' line per problem
-                          (default), or one JSON array of objects with file, line, column,
-                          severity, rule, message and rfc.
-      --strict            Warnings count as errors for the exit status.
-      --now ISO           The present moment (default: now): alarms of series that ended
-                          before it are reported as never ringing.
-      --max-problems N    Show at most N problems per file (default 1000; 0 shows all); the
-                          exit status still counts every problem.
-      --max-file-size SIZE
-                          Refuse files larger than SIZE bytes (K, M, G: powers of 1,024;
-                          default 256M).
-      -h, --help          Show this help.
-
-    Exit status: 0 no errors (warnings allowed), 1 a file has errors (or warnings with
-    --strict), 64 usage error, 66 a file is missing or unreadable.
-
-    """
+      Exit status: 0 no errors (warnings allowed), 1 a file has errors (or warnings with
+      --strict), 64 usage error, 66 a file is missing or unreadable.
+      """)
 
   enum Format: String {
     case text
@@ -58,11 +58,11 @@ enum ValidateCommand {
   }
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(
-      arguments, command: "validate", usage: usage, help: helpText,
-      valued: ["format", "now", "max-file-size", "max-problems"],
-      flags: ["strict"], context: context
-    ) { (parsed) throws(UsageError) in try parseOptions(parsed, context: context) }
+    var context = context
+    context.commandName = declaration.name
+    let outcome = CommandFront.parse(arguments, declaration, context: context) {
+      (parsed) throws(UsageError) in try parseOptions(parsed, context: context)
+    }
     switch outcome {
     case .exit(let status): return status
     case .run(let options): return check(options, context: context)
@@ -74,30 +74,18 @@ enum ValidateCommand {
     -> Options
   {
     guard !parsed.positionals.isEmpty else { throw UsageError("missing FILE") }
-    var format = Format.text
-    if let text = parsed.values["format"] {
-      guard let chosen = Format(rawValue: text) else {
-        throw UsageError("--format must be text or json, not '\(text)'")
-      }
-      format = chosen
-    }
-    let now = try TimestampArgument.now(of: parsed, in: .utc, context: context)
+    let zone = parsed.values["tz"] == nil ? TimeZoneRules.utc : try parsed.zone()
     return Options(
-      files: parsed.positionals, format: format, strict: parsed.flags.contains("strict"), now: now,
-      maximumBytes: try InputFile.maximumBytes(of: parsed),
-      maximumProblems: try maximumProblems(of: parsed))
+      files: parsed.positionals,
+      format: parsed.values["format"].flatMap(Format.init(rawValue:)) ?? .text,
+      strict: parsed.flags.contains("strict"), now: try parsed.now(in: zone, context: context),
+      maximumBytes: try parsed.maximumBytes(),
+      maximumProblems: try parsed.count("max-problems", in: 0...Int.max)
+        ?? defaultMaximumProblems)
   }
 
   /// Problems shown per file unless `--max-problems` says otherwise.
   static let defaultMaximumProblems = 1_000
-
-  private static func maximumProblems(of parsed: ParsedArguments) throws(UsageError) -> Int {
-    guard let text = parsed.values["max-problems"] else { return defaultMaximumProblems }
-    guard let number = Int(text), number >= 0 else {
-      throw UsageError("--max-problems must be a whole number (0 shows all), not '\(text)'")
-    }
-    return number
-  }
 
   private static func check(_ options: Options, context: ToolContext) -> ExitCode {
     var diagnostics: [Diagnostic] = []
@@ -108,7 +96,7 @@ enum ValidateCommand {
       do {
         bytes = try InputFile.read(file, maximumBytes: options.maximumBytes, context: context)
       } catch {
-        context.standardError.write("alarmcal: error: \(error.message)\n")
+        context.report.error("\(error.message)")
         missing = true
         continue
       }
@@ -119,8 +107,8 @@ enum ValidateCommand {
         || found.contains { $0.severity == .error || (options.strict && $0.severity == .warning) }
       if options.maximumProblems > 0, found.count > options.maximumProblems {
         diagnostics += found.prefix(options.maximumProblems)
-        context.standardError.write(
-          "alarmcal: note: \(name): \(found.count - options.maximumProblems) more problems not shown (--max-problems 0 shows all)\n"
+        context.report.note(
+          "\(name): \(found.count - options.maximumProblems) more problems not shown (--max-problems 0 shows all)"
         )
       } else {
         diagnostics += found
@@ -139,10 +127,8 @@ enum ValidateCommand {
       let array = JSONValue.array(diagnostics.map(json))
       context.standardOutput.write(JSONWriter(style: .pretty).string(from: array) + "\n")
     }
-    if let failure = context.standardOutput.writeFailure {
-      context.standardError.write("alarmcal: error: cannot write to standard output: \(failure)\n")
-      return .ioError
-    }
+    // Tool says why once.
+    if context.standardOutput.writeFailure != nil { return .ioError }
     if missing { return .noInput }
     return failing ? .problemsFound : .success
   }

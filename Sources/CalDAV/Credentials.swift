@@ -27,6 +27,8 @@ public struct Credentials: Sendable, Equatable, CustomStringConvertible {
 public struct CredentialsError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The reason, naming the file but never its content.
   public let description: String
+  /// Whether what is missing is the user name (a command line says how to give one).
+  public var needsUserName = false
 }
 
 /// Where a password comes from: `ALARMCAL_PASSWORD`, a password file only its owner can read,
@@ -64,13 +66,15 @@ public enum CredentialSource {
   ) throws(CredentialsError) -> Credentials? {
     if let passwordFile {
       guard let user else {
-        throw CredentialsError(description: "--password-file needs --user")
+        throw CredentialsError(
+          description: "a password file is given but no user name", needsUserName: true)
       }
       return Credentials(user: user, password: try readPasswordFile(passwordFile))
     }
     if let password = environment["ALARMCAL_PASSWORD"], !password.isEmpty {
       guard let user else {
-        throw CredentialsError(description: "ALARMCAL_PASSWORD is set but --user is not")
+        throw CredentialsError(
+          description: "ALARMCAL_PASSWORD is set but no user name is given", needsUserName: true)
       }
       return Credentials(user: user, password: password)
     }

@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct CLITests {
   private let usageLine =
-    "Usage: alarmcal convert INPUT [-o OUTPUT] [--to ics|json] [--shape alarmcal|ios] [--tz ZONE] [--now ISO-8601] [--strict] [--max-file-size SIZE]\nRun 'alarmcal help convert' for details.\n"
+    "Usage: alarmcal convert INPUT [-o FILE] [--to ics|json] [--shape alarmcal|ios] [--strict]"
+    + " [--now ISO] [--tz ZONE] [--max-file-size SIZE]\nRun 'alarmcal help convert' for details.\n"
 
   @Test("--help and help print the whole help text to stdout and exit 0")
   func help() throws {
@@ -16,13 +17,19 @@ import Testing
     }
   }
 
-  @Test("help convert and convert --help print the command's whole help text")
-  func helpConvert() throws {
-    let expected = try String(contentsOfFile: try fixturePath("help-convert.txt"), encoding: .utf8)
-    for arguments in [["help", "convert"], ["convert", "--help"], ["convert", "x.json", "-h"]] {
+  @Test(
+    "help COMMAND and COMMAND --help print the command's whole help text",
+    arguments: [
+      "convert", "upcoming", "plan", "validate", "snooze", "dismiss", "calendars", "push", "pull",
+    ])
+  func helpOfEachCommand(command: String) throws {
+    let expected = try String(
+      contentsOfFile: try fixturePath("help-\(command).txt"), encoding: .utf8)
+    for arguments in [["help", command], [command, "--help"], [command, "x.json", "-h"]] {
       let result = runInProcess(arguments)
       #expect(result.status == 0)
       #expect(result.stdout == expected)
+      #expect(result.stderr == "")
     }
   }
 
@@ -79,7 +86,7 @@ import Testing
   func missingInput() {
     let result = runInProcess(["convert", "/nonexistent/alarms.json"])
     #expect(result.status == 66)
-    #expect(result.stderr == "alarmcal: error: /nonexistent/alarms.json: no such file\n")
+    #expect(result.stderr == "alarmcal convert: error: /nonexistent/alarms.json: no such file\n")
   }
 
   @Test("bad alarm data exits 65 with one line per problem and writes nothing")
@@ -91,8 +98,8 @@ import Testing
     #expect(result.status == 65)
     #expect(
       result.stderr == """
-        \(input): alarm 1 ("Gym"): time "25:00" is not a valid HH:mm time
-        \(input): alarm 2: repeat: "someday" is not a weekday name (mon, tue, wed, thu, fri, sat, sun) or number (1 = Sunday ... 7 = Saturday)
+        alarmcal convert: error: \(input): alarm 1 ("Gym"): time "25:00" is not a valid HH:mm time
+        alarmcal convert: error: \(input): alarm 2: repeat: "someday" is not a weekday name (mon, tue, wed, thu, fri, sat, sun) or number (1 = Sunday ... 7 = Saturday)
 
         """)
     #expect(!FileManager.default.fileExists(atPath: output))
@@ -102,7 +109,9 @@ import Testing
   func unknownContent() throws {
     let result = runInProcess(["convert", "-"], stdin: "hello")
     #expect(result.status == 65)
-    #expect(result.stderr == "<stdin>: not an alarm list (JSON) nor iCalendar data\n")
+    #expect(
+      result.stderr
+        == "alarmcal convert: error: <stdin>: not an alarm list (JSON) nor iCalendar data\n")
   }
 
   @Test("an .ics that is not UTF-8 exits 65 naming the line")
@@ -116,7 +125,8 @@ import Testing
     #expect(result.status == 65)
     #expect(
       result.stderr
-        == "\(path):2: not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n")
+        == "alarmcal convert: error: \(path):2: not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)\n"
+    )
   }
 
   @Test("losses are warned about one per line; --strict exits 1 and writes nothing")
@@ -131,7 +141,7 @@ import Testing
     #expect(lenient.stderr.split(separator: "\n").count == 6)
     #expect(
       lenient.stderr.hasPrefix(
-        "\(input):68: event \"allday\" (Christmas Eve): ACTION:EMAIL alarm does not ring; this alarm is skipped\n"
+        "alarmcal convert: warning: \(input):68: event \"allday\" (Christmas Eve): ACTION:EMAIL alarm does not ring; this alarm is skipped\n"
       ))
     #expect(FileManager.default.fileExists(atPath: output))
     try FileManager.default.removeItem(atPath: output)
@@ -142,7 +152,7 @@ import Testing
     #expect(strict.status == 1)
     #expect(
       strict.stderr.hasSuffix(
-        "alarmcal: error: --strict: 6 item(s) could not be kept; nothing written\n"))
+        "alarmcal convert: error: --strict: 6 item(s) could not be kept; nothing written\n"))
     #expect(!FileManager.default.fileExists(atPath: output))
   }
 
@@ -153,7 +163,8 @@ import Testing
     ])
     #expect(result.status == 74)
     #expect(
-      result.stderr.hasPrefix("alarmcal: error: cannot create a file in /nonexistent-folder: "))
+      result.stderr.hasPrefix(
+        "alarmcal convert: error: cannot create a file in /nonexistent-folder: "))
   }
 
   @Test("the input file is never the output")

@@ -184,7 +184,7 @@ struct CalDAVEndToEndTests {
     #expect(push.status == 1)
     #expect(
       push.stdout == "pushed: 0 new, 0 changed, 2 unchanged, 0 deleted, 1 conflicts, 0 refused\n")
-    #expect(push.stderr.hasPrefix("conflict: \(uid) ("))
+    #expect(push.stderr.hasPrefix("alarmcal push: error: conflict: \(uid) ("))
     #expect(push.stderr.contains("not overwritten"))
     let now = try session.calendarObjects(at: [object.url], in: server.collectionURL)
     #expect(now.first?.data?.contains("Theirs") == true)
@@ -243,7 +243,8 @@ struct CalDAVEndToEndTests {
     #expect(result.status == 77)
     #expect(
       result.stderr
-        == "alarmcal: error: push stopped; what is counted above was done\nalarmcal: error: \(server.collectionURL.absoluteString): 401 Unauthorized: the server refused the user name or password\n"
+        == "alarmcal push: error: \(server.collectionURL.absoluteString): 401 Unauthorized: the server refused the user name or password\n"
+        + "alarmcal push: note: push stopped; what is counted above was done\n"
     )
     #expect(!(result.stdout + result.stderr).contains("hunter2"))
     let calendars = try Self.run(
@@ -270,7 +271,7 @@ struct CalDAVEndToEndTests {
     #expect(result.status == 69)
     #expect(
       result.stderr
-        == "alarmcal: error: http://127.0.0.1:9/.well-known/caldav: cannot reach the server: connection refused\n"
+        == "alarmcal calendars: error: http://127.0.0.1:9/.well-known/caldav: cannot reach the server: connection refused\n"
     )
   }
 }
@@ -420,7 +421,8 @@ struct CalDAVFailureTests {
       let pull = try runBinary(
         ["pull", "--url", url, "-o", target], environment: ["HOME": "/nonexistent"])
       #expect(pull.status == 69)
-      #expect(pull.stderr == "alarmcal: error: \(url): cannot reach the server: connection lost\n")
+      #expect(
+        pull.stderr == "alarmcal pull: error: \(url): cannot reach the server: connection lost\n")
       #expect(!FileManager.default.fileExists(atPath: target))
       let calendars = try runBinary(
         ["calendars", "--url", url], environment: ["HOME": "/nonexistent"])
@@ -447,7 +449,7 @@ struct CalDAVFailureTests {
         let result = try runBinary(arguments, environment: ["HOME": "/nonexistent"])
         #expect(result.status == exit, "\(arguments[0]): \(result.stderr)")
         #expect(
-          result.stderr.hasSuffix("alarmcal: error: \(url): \(message)\n"),
+          result.stderr.contains("alarmcal \(arguments[0]): error: \(url): \(message)\n"),
           "\(arguments[0]): \(result.stderr)")
       }
       #expect(!FileManager.default.fileExists(atPath: target))
@@ -481,7 +483,8 @@ struct CalDAVFailureTests {
         ["pull", "--url", url, "-o", target, "--user", "alice"],
         environment: ["HOME": "/nonexistent", "ALARMCAL_PASSWORD": "secret"])
       #expect(pull.status == 69)
-      #expect(pull.stderr.hasPrefix("alarmcal: error: \(url): TLS failure: "), "\(pull.stderr)")
+      #expect(
+        pull.stderr.hasPrefix("alarmcal pull: error: \(url): TLS failure: "), "\(pull.stderr)")
       #expect(pull.stderr.split(separator: "\n").count == 1)
       #expect(!FileManager.default.fileExists(atPath: target))
     }

@@ -148,7 +148,7 @@ struct CalDAVScopeTests {
     #expect(pull.status == 76, "\(pull.stderr)")
     #expect(
       pull.stderr
-        == "alarmcal: error: \(url): unusable response: href \(href) is outside the collection; nothing sent there\n"
+        == "alarmcal pull: error: \(url): unusable response: href \(href) is outside the collection; nothing sent there\n"
     )
     #expect(!FileManager.default.fileExists(atPath: target))
     #expect(!FileManager.default.fileExists(atPath: CalDAVStatePath.of(target)))
@@ -175,7 +175,7 @@ struct CalDAVScopeTests {
     #expect(refused.status == 76)
     #expect(
       refused.stderr
-        == "alarmcal: error: \(url): unusable response: current-user-principal \(principal) is on another host; not followed (--allow-other-host follows it)\n"
+        == "alarmcal calendars: error: \(url): unusable response: current-user-principal \(principal) is on another host; not followed (--allow-other-host follows it)\n"
     )
     #expect(try recorder.requests().isEmpty)
     // Asked for, it goes there (and the recorder's 404 ends it).
@@ -213,7 +213,7 @@ struct CalDAVScopeTests {
     #expect(second.status == 1)
     #expect(
       second.stdout == "pushed: 0 new, 0 changed, 0 unchanged, 0 deleted, 1 conflicts, 0 refused\n")
-    #expect(second.stderr.hasPrefix("conflict: a ("), "\(second.stderr)")
+    #expect(second.stderr.hasPrefix("alarmcal push: error: conflict: a ("), "\(second.stderr)")
     #expect(try server.requests().dropFirst(before).allSatisfy { $0.method != "PUT" })
   }
 
@@ -254,11 +254,11 @@ struct CalDAVScopeTests {
       try text.write(toFile: state, atomically: true, encoding: .utf8)
       let push = runInProcess(["push", file, "--url", "http://127.0.0.1:9/cal/"])
       #expect(push.status == 65, "\(text): \(push.stderr)")
-      #expect(push.stderr.hasPrefix("alarmcal: error: \(state): "), "\(push.stderr)")
+      #expect(push.stderr.hasPrefix("alarmcal push: error: \(state): "), "\(push.stderr)")
       #expect(push.stderr.split(separator: "\n").count == 1)
       let pull = runInProcess(["pull", "--url", "http://127.0.0.1:9/cal/", "-o", file])
       #expect(pull.status == 65, "\(text): \(pull.stderr)")
-      #expect(pull.stderr.hasPrefix("alarmcal: error: \(state): "), "\(pull.stderr)")
+      #expect(pull.stderr.hasPrefix("alarmcal pull: error: \(state): "), "\(pull.stderr)")
       // Left as it was, for the user to look at.
       #expect(try String(contentsOfFile: state, encoding: .utf8) == text)
     }
@@ -339,7 +339,7 @@ struct CalDAVScopeServerTests {
     #expect(push.status == 65, "\(push.stderr)")
     #expect(
       push.stderr
-        == "alarmcal: error: \(CalDAVStatePath.of(file)): resource /alice/other/UID1.ics is not inside \(server.collectionURL.absoluteString); nothing sent\n"
+        == "alarmcal push: error: \(CalDAVStatePath.of(file)): resource /alice/other/UID1.ics is not inside \(server.collectionURL.absoluteString); nothing sent\n"
     )
     #expect(Self.stored(server, "other").isEmpty)
     #expect(Self.stored(server, "alarms").isEmpty)
@@ -378,7 +378,7 @@ struct CalDAVScopeServerTests {
     #expect(push.status == 1, "\(push.stderr)")
     #expect(
       push.stdout == "pushed: 1 new, 0 changed, 0 unchanged, 1 deleted, 1 conflicts, 0 refused\n")
-    #expect(push.stderr.hasPrefix("conflict: a1 ("), "\(push.stderr)")
+    #expect(push.stderr.hasPrefix("alarmcal push: error: conflict: a1 ("), "\(push.stderr)")
     #expect(Self.stored(server, "alarms") == ["a1.ics", "a3.ics", "b1.ics", "foreign.ics"])
     // A state file from before the record was kept: nothing of it is deleted.
     try Self.editState(of: mine) { json in

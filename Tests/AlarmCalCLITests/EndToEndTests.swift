@@ -99,7 +99,8 @@ import Testing
     process.waitUntilExit()
     #expect(process.terminationStatus == 74)
     #expect(
-      message.hasPrefix("alarmcal: error: cannot write to standard output: No space left on device")
+      message.hasPrefix(
+        "alarmcal convert: error: cannot write to standard output: No space left on device")
     )
   }
 }
@@ -156,8 +157,8 @@ import Testing
       "upcoming", "/nonexistent/a.ics", try dst(), "--from", "2007-01-01T00:00:00Z", "--limit", "1",
       "--format", "ndjson",
     ])
-    #expect(mixed.status == 1)
-    #expect(mixed.stderr == "alarmcal: error: /nonexistent/a.ics: no such file\n")
+    #expect(mixed.status == 66)
+    #expect(mixed.stderr == "alarmcal upcoming: error: /nonexistent/a.ics: no such file\n")
     #expect(mixed.stdout.split(separator: "\n").count == 1)
     #expect(try runBinary(["upcoming"]).status == 64)
     #expect(try runBinary(["upcoming", try dst(), "--limit", "many"]).status == 64)
@@ -201,7 +202,7 @@ import Testing
       #expect(small.status != 0)
       #expect(
         small.stderr
-          == "alarmcal: error: \(dstFile): larger than the 100 bytes input limit (--max-file-size raises it)\n"
+          == "alarmcal \(command[0]): error: \(dstFile): larger than the 100 bytes input limit (--max-file-size raises it)\n"
       )
       let enough = try runBinary(command + [dstFile, "--max-file-size", String(size)])
       #expect(!enough.stderr.contains("input limit"), "\(command)")
@@ -234,7 +235,7 @@ import Testing
     #expect(cut.stdout.isEmpty)
     #expect(
       cut.stderr
-        == "warning: \(secondly):4: event \"s\": stopped after 1000 recurrence candidates; later instances are not listed\n"
+        == "alarmcal upcoming: warning: \(secondly):4: event \"s\": stopped after 1000 recurrence candidates; later instances are not listed\n"
     )
     let whole = try runBinary(["upcoming", secondly] + now)
     #expect(whole.stdout.split(separator: "\n").count == 2)
@@ -245,7 +246,8 @@ import Testing
     #expect(capped.stdout.split(separator: "\n").count == 2)
     #expect(
       capped.stderr
-        == "alarmcal: note: \(broken): 3 more problems not shown (--max-problems 0 shows all)\n")
+        == "alarmcal validate: note: \(broken): 3 more problems not shown (--max-problems 0 shows all)\n"
+    )
     let all = try runBinary(["validate", broken, "--max-problems", "0"])
     #expect(all.stdout.split(separator: "\n").count == 5)
     #expect(all.stderr.isEmpty)

@@ -89,7 +89,7 @@ import Testing
     #expect(result.status == 77)
     #expect(
       result.stderr
-        == "alarmcal: error: \(file): is read-only (mode 444); make it writable to edit it; nothing was written\n"
+        == "alarmcal snooze: error: \(file): is read-only (mode 444); make it writable to edit it; nothing was written\n"
     )
     #expect(result.stdout.isEmpty)
     #expect(try contents(file) == before)
@@ -106,7 +106,7 @@ import Testing
     #expect(result.status == 77)
     #expect(
       result.stderr
-        == "alarmcal: error: \(file): has 2 hard links; replacing it would leave the others on the old text; nothing was written\n"
+        == "alarmcal dismiss: error: \(file): has 2 hard links; replacing it would leave the others on the old text; nothing was written\n"
     )
     #expect(try contents(file) == before)
     #expect(status(file).st_ino == status(other).st_ino)
@@ -133,7 +133,7 @@ import Testing
     #expect(result.status == 77, "\(result.stderr)")
     #expect(
       result.stderr
-        == "alarmcal: error: \(file): belongs to user 65534; the edited file would belong to you (edit it as its owner); nothing was written\n"
+        == "alarmcal dismiss: error: \(file): belongs to user 65534; the edited file would belong to you (edit it as its owner); nothing was written\n"
     )
     let after = status(file)
     #expect(after.st_uid == 65_534 && after.st_gid == 100)
@@ -213,7 +213,8 @@ import Testing
     let result = running.finish()
     #expect(result.status == 77)
     #expect(
-      result.stderr == "alarmcal: error: \(fifo): is not a regular file; nothing was written\n")
+      result.stderr
+        == "alarmcal dismiss: error: \(fifo): is not a regular file; nothing was written\n")
   }
 
   // MARK: item 7: temporary files
@@ -325,7 +326,7 @@ import Testing
     process.waitUntilExit()
     #expect(process.terminationReason == .exit)
     #expect(process.terminationStatus == 74)
-    #expect(message == "alarmcal: error: cannot write \(output): File too large\n")
+    #expect(message == "alarmcal convert: error: cannot write \(output): File too large\n")
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
   }
 

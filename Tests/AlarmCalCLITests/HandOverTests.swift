@@ -31,7 +31,7 @@ import Testing
     #expect(back.stdout.contains("\"enabled\": false"))
     #expect(
       back.stderr
-        == "\(ics):38: warning: event \"p1\" (Pill): its one ring, 2027-03-27T00:00 Europe/Berlin, is before now (2027-03-29T05:31:00Z; --now sets another moment), so it is imported switched off (enabled: false)\n"
+        == "alarmcal convert: warning: \(ics):38: event \"p1\" (Pill): its one ring, 2027-03-27T00:00 Europe/Berlin, is before now (2027-03-29T05:31:00Z), so it is imported switched off (enabled: false)\n"
     )
     let app = try runBinary(["convert", ics, "--to", "json", "--shape", "ios"] + later)
     #expect(app.stdout.contains("\"isEnabled\": false"))
@@ -112,7 +112,7 @@ import Testing
         "--now", "2026-12-06T12:00:00Z",
       ] + Self.berlin)
     #expect(result.status == 74)
-    #expect(result.stderr.hasPrefix("alarmcal: error: the output would be "))
+    #expect(result.stderr.hasPrefix("alarmcal convert: error: the output would be "))
     #expect(
       result.stderr.hasSuffix(
         " bytes, over the 2048 alarmcal reads (--max-file-size raises it); nothing written\n"))

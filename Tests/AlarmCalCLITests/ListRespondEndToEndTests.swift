@@ -172,7 +172,10 @@ import Testing
     #expect(convert.status == 65)
     let result = try runBinary(["dismiss", list, "--id", "X", "--now", "2026-12-07T06:31:00Z"])
     #expect(result.status == 65)
-    #expect(result.stderr == convert.stderr)
+    #expect(
+      result.stderr
+        == convert.stderr.replacingOccurrences(of: "alarmcal convert: ", with: "alarmcal dismiss: ")
+    )
     #expect(try fileText(list) == original)
   }
 }

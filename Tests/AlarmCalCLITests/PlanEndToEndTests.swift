@@ -207,7 +207,7 @@ import Testing
 
   @Test func aMissingFileIsOneErrorLine() throws {
     let result = try runBinary(["plan", "/nonexistent/alarms.ics"] + Self.options)
-    #expect(result.status == 1)
+    #expect(result.status == 66)
     #expect(result.stdout == "")
     #expect(result.stderr.split(separator: "\n").count == 1)
   }

@@ -125,13 +125,15 @@ struct PullListTests {
     try Self.editOnServer(server, uid: "2025-03-14 07:03:40", "T090500", "T094500")
     let pull = try Self.run(["pull", "--url", url, "-o", list], server)
     #expect(pull.status == 1)
-    #expect(pull.stderr.hasPrefix("conflict: 2025-03-14 07:03:40 (\(url)"), "\(pull.stderr)")
+    #expect(
+      pull.stderr.hasPrefix("alarmcal pull: error: conflict: 2025-03-14 07:03:40 (\(url)"),
+      "\(pull.stderr)")
     #expect(
       pull.stderr.contains(".ics): changed here and on the server; this file's version is kept"))
     #expect(try String(contentsOfFile: list, encoding: .utf8).contains(#""alarmTime": "9:30""#))
     let keepLocal = try Self.run(["pull", "--url", url, "-o", list, "--keep", "local"], server)
     #expect(keepLocal.status == 0, "\(keepLocal.stderr)")
-    #expect(keepLocal.stderr.hasPrefix("settled: 2025-03-14 07:03:40 ("))
+    #expect(keepLocal.stderr.hasPrefix("alarmcal pull: note: settled: 2025-03-14 07:03:40 ("))
     #expect(try String(contentsOfFile: list, encoding: .utf8).contains(#""alarmTime": "9:30""#))
     let push = try Self.run(["push", list, "--url", url] + Self.now, server)
     #expect(
@@ -275,7 +277,7 @@ struct PullListTests {
     #expect(try Self.run(["pull", "--url", url, "-o", pulled], server).status == 1)
     let keep = try Self.run(["pull", "--url", url, "-o", pulled, "--keep", "server"], server)
     #expect(keep.status == 0, "\(keep.stderr)")
-    #expect(keep.stderr.hasPrefix("settled: \(uid) ("), "\(keep.stderr)")
+    #expect(keep.stderr.hasPrefix("alarmcal pull: note: settled: \(uid) ("), "\(keep.stderr)")
     let text = try String(contentsOfFile: pulled, encoding: .utf8)
     #expect(text.contains("SUMMARY:Theirs "))
     #expect(!text.contains("RELTYPE=SNOOZE"))
@@ -291,7 +293,8 @@ struct PullListTests {
     try calendar.write(toFile: list, atomically: true, encoding: .utf8)
     let result = try runBinary(["pull", "--url", "http://127.0.0.1:1/c/", "-o", list])
     #expect(result.status == 65)
-    #expect(result.stderr.hasPrefix("\(list): not valid JSON"), "\(result.stderr)")
+    #expect(
+      result.stderr.hasPrefix("alarmcal pull: error: \(list): not valid JSON"), "\(result.stderr)")
     #expect(result.stderr.hasSuffix("; not overwritten\n"))
     #expect(try String(contentsOfFile: list, encoding: .utf8) == calendar)
   }
@@ -321,7 +324,7 @@ struct PullListTests {
     #expect(result.status == 64)
     #expect(
       result.stderr.hasPrefix(
-        "alarmcal pull: error: --keep takes 'local' or 'server', not 'mine'\n"))
+        "alarmcal pull: error: --keep must be local or server, not 'mine'\n"))
   }
 }
 

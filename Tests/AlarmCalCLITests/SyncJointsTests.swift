@@ -122,7 +122,7 @@ struct SyncJointsTests {
       push.stdout == "pushed: 0 new, 0 changed, 1 unchanged, 0 deleted, 1 conflicts, 0 refused\n")
     #expect(
       push.stderr
-        == "conflict: a (\(url)a.ics): exists on the server with other content but was not pushed or pulled here; not overwritten (pull first, or push --overwrite to replace the server's copy)\n"
+        == "alarmcal push: error: conflict: a (\(url)a.ics): exists on the server with other content but was not pushed or pulled here; not overwritten (pull first, or push --overwrite to replace the server's copy)\n"
     )
     #expect(try Self.serverText(server, uid: "a")?.contains("SUMMARY:Wake") == true)
     let overwrite = try Self.run(["push", file, "--url", url, "--overwrite"], server)
@@ -165,9 +165,9 @@ struct SyncJointsTests {
       push.stdout == "pushed: 1 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts, 3 refused\n")
     #expect(
       push.stderr == """
-        refused: a (\(base)a.ics): 409 Conflict: CALDAV:no-uid-conflict: already at /cal/other.ics
-        refused: b (\(base)b.ics): 415 Unsupported Media Type: text/calendar\\u{1B}[2J only, please
-        refused: old (\(base)old.ics): 403 Forbidden: DAV:need-privileges: read\\nonly
+        alarmcal push: error: refused: a (\(base)a.ics): 409 Conflict: CALDAV:no-uid-conflict: already at /cal/other.ics
+        alarmcal push: error: refused: b (\(base)b.ics): 415 Unsupported Media Type: text/calendar\\u{1B}[2J only, please
+        alarmcal push: error: refused: old (\(base)old.ics): 403 Forbidden: DAV:need-privileges: read\\nonly
 
         """)
     let sent = try server.requests().filter { $0.method == "PUT" }.map(\.path)
@@ -185,7 +185,9 @@ struct SyncJointsTests {
     let push = try Scope.run(["push", file, "--url", url])
     #expect(push.status == 77, "\(push.stderr)")
     #expect(
-      push.stderr.hasSuffix("401 Unauthorized: the server refused the user name or password\n"))
+      push.stderr.hasSuffix(
+        "401 Unauthorized: the server refused the user name or password\n"
+          + "alarmcal push: note: push stopped; what is counted above was done\n"))
     #expect(try server.requests().filter { $0.method == "PUT" }.count == 1)
   }
 }
@@ -226,7 +228,7 @@ struct CyrusRefusalTests {
       push.stdout == "pushed: 2 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts, 1 refused\n")
     #expect(
       push.stderr
-        == "refused: bad (\(url)bad.ics): 403 Forbidden: CALDAV:valid-calendar-data: DTEND must occur after DTSTART\n"
+        == "alarmcal push: error: refused: bad (\(url)bad.ics): 403 Forbidden: CALDAV:valid-calendar-data: DTEND must occur after DTSTART\n"
     )
     let session = CalDAVSession(client: DAVClient(credentials: server.credentials))
     let names = try session.members(of: server.collectionURL).map(\.url.lastPathComponent).sorted()
@@ -252,7 +254,7 @@ struct CyrusRefusalTests {
         == "pushed: 0 new, 0 changed, 0 unchanged, 0 deleted, 0 conflicts, 1 refused\n")
     #expect(
       second.stderr
-        == "refused: same (\(other.absoluteString)same.ics): 403 Forbidden: CALDAV:unique-scheduling-object-resource: already at \(server.collectionURL.appendingPathComponent("same.ics").path)\n"
+        == "alarmcal push: error: refused: same (\(other.absoluteString)same.ics): 403 Forbidden: CALDAV:unique-scheduling-object-resource: already at \(server.collectionURL.appendingPathComponent("same.ics").path)\n"
     )
   }
 }

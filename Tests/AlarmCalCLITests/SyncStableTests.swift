@@ -146,19 +146,19 @@ struct SyncStableTests {
       #"{"timeZone": "UTC", "alarms": [{"id": "a", "time": "07:00", "repeat": ["mon"], "lable": "Wake"}]}"#
       .write(toFile: file, atomically: true, encoding: .utf8)
     let warning =
-      "warning: \(file): alarm 1: field \"lable\" is not one alarmcal knows; did you mean \"label\"? It is kept as it is\n"
+      ": warning: \(file): alarm 1: field \"lable\" is not one alarmcal knows; did you mean \"label\"? It is kept as it is\n"
     let now = ["--now", "2026-12-01T00:00:00Z"]
     let convert = try runBinary(
       ["convert", file, "-o", folder.appendingPathComponent("a.ics").path] + now)
     #expect(convert.status == 0)
-    #expect(convert.stderr == warning)
+    #expect(convert.stderr == "alarmcal convert" + warning)
     let upcoming = try runBinary(
       ["upcoming", file, "--from", "2026-12-01T00:00:00Z", "--to", "2026-12-08T00:00:00Z"] + now)
     #expect(upcoming.status == 0)
-    #expect(upcoming.stderr == warning)
+    #expect(upcoming.stderr == "alarmcal upcoming" + warning)
     let push = try Self.push(file, server, now: "2026-12-01T00:00:00Z")
     #expect(push.status == 0)
-    #expect(push.stderr == warning)
+    #expect(push.stderr == "alarmcal push" + warning)
     #expect(push.stdout == Self.summary(new: 1, changed: 0, unchanged: 0))
   }
 
@@ -190,7 +190,7 @@ struct SyncStableTests {
       push.stdout == "pushed: 1 new, 0 changed, 0 unchanged, 0 deleted, 1 conflicts, 0 refused\n")
     #expect(
       push.stderr
-        == "conflict: b (\(collection)b.ics): changed on the server since it was read; not overwritten (pull first, or push --overwrite to replace the server's copy)\n"
+        == "alarmcal push: error: conflict: b (\(collection)b.ics): changed on the server since it was read; not overwritten (pull first, or push --overwrite to replace the server's copy)\n"
     )
     let recorded = try SyncJointsTests.recorded(of: file)
     #expect(recorded.keys.sorted() == ["/cal/a.ics"])

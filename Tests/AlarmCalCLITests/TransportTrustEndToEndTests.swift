@@ -56,7 +56,7 @@ struct TransportTrustEndToEndTests {
       #expect(measured.result.status == 76)
       #expect(
         measured.result.stderr
-          == "alarmcal: error: \(url): response larger than 268435456 bytes; refused\n")
+          == "alarmcal pull: error: \(url): response larger than 268435456 bytes; refused\n")
       // A sanitizer's allocator (ASan's quarantine and shadow, TSan's shadow) costs memory that
       // is not alarmcal's: the bound is asserted in the plain run, which CI runs too.
       let environment = ProcessInfo.processInfo.environment

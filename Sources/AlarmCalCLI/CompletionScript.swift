@@ -1,0 +1,194 @@
+/// Shell completion scripts made from the command declarations
+/// (`alarmcal --generate-completion-script bash|zsh|fish`). Zone names for `--tz` come from
+/// the binary itself (`alarmcal _time-zones`), so they are the names it accepts.
+enum CompletionScript {
+  /// The shells a script is made for.
+  static let shells = ["bash", "zsh", "fish"]
+
+  /// The hidden command that lists the zone names `--tz` accepts, one per line.
+  static let zonesCommand = "_time-zones"
+
+  static func script(for shell: String, _ commands: [CommandDeclaration]) -> String? {
+    switch shell {
+    case "bash": bash(commands)
+    case "zsh": zsh(commands)
+    case "fish": fish(commands)
+    default: nil
+    }
+  }
+
+  /// Every word an option is written as: `-o`, `--output`.
+  private static func words(_ option: OptionDeclaration) -> [String] {
+    (option.short.map { ["-\($0)"] } ?? []) + [option.flagName]
+  }
+
+  private static func options(_ command: CommandDeclaration) -> [OptionDeclaration] {
+    command.options + [SharedOptions.help]
+  }
+
+  // MARK: bash
+
+  private static func bash(_ commands: [CommandDeclaration]) -> String {
+    let names = commands.map(\.name) + ["help"]
+    var script =
+      "# bash completion for alarmcal, made by alarmcal --generate-completion-script bash\n"
+    for command in commands {
+      script += "_alarmcal_\(identifier(command.name))() {\n"
+      script += "  case \"$prev\" in\n"
+      for option in options(command) where option.takesValue {
+        script += "    " + words(option).joined(separator: "|") + ") "
+        script += bashValues(option.kind) + "; return ;;\n"
+      }
+      script += "  esac\n"
+      let all = options(command).flatMap(words).joined(separator: " ")
+      script += "  if [[ $cur == -* ]]; then\n"
+      script += "    COMPREPLY=($(compgen -W \"\(all)\" -- \"$cur\"))\n"
+      if !command.arguments.isEmpty {
+        script +=
+          "  else\n    compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+      }
+      script += "  fi\n}\n"
+    }
+    script += """
+      _alarmcal() {
+        local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
+        local program="${COMP_WORDS[0]}"
+        COMPREPLY=()
+        if [[ $COMP_CWORD -eq 1 ]]; then
+          COMPREPLY=($(compgen -W "\(names.joined(separator: " ")) --help --version --generate-manual --generate-completion-script" -- "$cur"))
+          return
+        fi
+        case "${COMP_WORDS[1]}" in
+          help) COMPREPLY=($(compgen -W "\(commands.map(\.name).joined(separator: " "))" -- "$cur")) ;;
+          --generate-completion-script) COMPREPLY=($(compgen -W "\(shells.joined(separator: " "))" -- "$cur")) ;;
+
+      """
+    for command in commands {
+      script += "    \(command.name)) _alarmcal_\(identifier(command.name)) ;;\n"
+    }
+    script += "  esac\n}\ncomplete -F _alarmcal alarmcal\n"
+    return script
+  }
+
+  private static func bashValues(_ kind: ValueKind) -> String {
+    switch kind {
+    case .file:
+      "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\"))"
+    case .zone:
+      "COMPREPLY=($(compgen -W \"$(\"$program\" \(zonesCommand) 2>/dev/null)\" -- \"$cur\"))"
+    case .choice(let words):
+      "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))"
+    default:
+      "COMPREPLY=()"
+    }
+  }
+
+  // MARK: zsh
+
+  private static func zsh(_ commands: [CommandDeclaration]) -> String {
+    var script =
+      "#compdef alarmcal\n# zsh completion for alarmcal, made by alarmcal --generate-completion-script zsh\n"
+    script += "_alarmcal_zones() {\n  local -a zones\n"
+    script += "  zones=(${(f)\"$(${_alarmcal_program:-alarmcal} \(zonesCommand) 2>/dev/null)\"})\n"
+    script += "  _multi_parts / zones\n}\n"
+    for command in commands {
+      script += "_alarmcal_\(identifier(command.name))() {\n  _arguments -s \\\n"
+      for option in options(command) {
+        let help = zshText(option.help)
+        let action: String
+        switch option.kind {
+        case .flag: action = ""
+        case .file: action = ":\(option.placeholder):_files"
+        case .zone: action = ":\(option.placeholder):_alarmcal_zones"
+        case .choice(let words): action = ":\(option.placeholder):(\(words.joined(separator: " ")))"
+        default: action = ":\(zshText(option.placeholder)): "
+        }
+        if let short = option.short {
+          script +=
+            "    '(-\(short) \(option.flagName))'{-\(short),\(option.flagName)}'[\(help)]\(action)' \\\n"
+        } else {
+          script += "    '\(option.flagName)[\(help)]\(action)' \\\n"
+        }
+      }
+      if let argument = command.arguments.first {
+        script += "    '\(argument.repeating ? "*" : "1"):\(argument.name):_files' \\\n"
+      }
+      script += "    && return 0\n}\n"
+    }
+    script +=
+      "_alarmcal() {\n  local _alarmcal_program=${words[1]}\n  local -a commands\n  commands=(\n"
+    for command in commands {
+      script += "    '\(command.name):\(zshText(command.abstract))'\n"
+    }
+    script += "    'help:Show help for a command.'\n  )\n"
+    script += "  if (( CURRENT == 2 )); then\n    _describe command commands\n"
+    script +=
+      "    _arguments '--help' '--version' '--generate-manual' '--generate-completion-script:shell:(\(shells.joined(separator: " ")))'\n    return\n  fi\n"
+    script += "  local command=${words[2]}\n  shift words\n  (( CURRENT-- ))\n  case $command in\n"
+    script += "    help) _describe command commands ;;\n"
+    for command in commands {
+      script += "    \(command.name)) _alarmcal_\(identifier(command.name)) ;;\n"
+    }
+    script += "  esac\n}\n_alarmcal \"$@\"\n"
+    return script
+  }
+
+  /// Help text safe inside zsh's single-quoted `[...]` and `:` fields.
+  private static func zshText(_ text: String) -> String {
+    let sentence = text.split(separator: ".", maxSplits: 1).first.map(String.init) ?? text
+    return String(sentence.filter { !"[]:'\\".contains($0) })
+  }
+
+  // MARK: fish
+
+  private static func fish(_ commands: [CommandDeclaration]) -> String {
+    var script =
+      "# fish completion for alarmcal, made by alarmcal --generate-completion-script fish\n"
+    script += "complete -c alarmcal -f\n"
+    for command in commands {
+      script +=
+        "complete -c alarmcal -n __fish_use_subcommand -a \(command.name) -d \(fishText(command.abstract))\n"
+    }
+    script +=
+      "complete -c alarmcal -n __fish_use_subcommand -a help -d 'Show help for a command.'\n"
+    script += "complete -c alarmcal -n __fish_use_subcommand -l version -d 'Show the version.'\n"
+    script +=
+      "complete -c alarmcal -n __fish_use_subcommand -l generate-manual -d 'Print the manual page.'\n"
+    script +=
+      "complete -c alarmcal -n __fish_use_subcommand -l generate-completion-script -x -a '\(shells.joined(separator: " "))'\n"
+    for command in commands {
+      let condition = "-n '__fish_seen_subcommand_from \(command.name)'"
+      for option in options(command) {
+        var line = "complete -c alarmcal \(condition)"
+        if let short = option.short { line += " -s \(short)" }
+        line += " -l \(option.name)"
+        switch option.kind {
+        case .flag: break
+        case .file: line += " -r -F"
+        case .zone: line += " -x -a '(\(fishProgram) \(zonesCommand) 2>/dev/null)'"
+        case .choice(let words): line += " -x -a '\(words.joined(separator: " "))'"
+        default: line += " -x"
+        }
+        script += line + " -d \(fishText(option.help))\n"
+      }
+      if !command.arguments.isEmpty {
+        script += "complete -c alarmcal \(condition) -F\n"
+      }
+    }
+    return script
+  }
+
+  /// The program fish runs for zone names: the one being completed.
+  private static let fishProgram = "(commandline -opc)[1]"
+
+  private static func fishText(_ text: String) -> String {
+    let sentence = text.split(separator: ".", maxSplits: 1).first.map(String.init) ?? text
+    return "'"
+      + sentence.replacingOccurrences(of: "\\", with: "\\\\")
+      .replacingOccurrences(of: "'", with: "\\'") + "'"
+  }
+
+  private static func identifier(_ name: String) -> String {
+    name.replacingOccurrences(of: "-", with: "_")
+  }
+}

@@ -135,16 +135,22 @@ struct CommandDeclaration: Sendable {
   let options: [OptionDeclaration]
   /// What the command prints and how it exits, after the options in `--help`.
   let epilogue: String
+  /// Sets of alternatives of which the command needs exactly one, each alternative the long
+  /// names of the options given together (`[[["id"], ["request", "delivered"]]]`): usage
+  /// writes them as `(--id FIRING_ID | --request ID --delivered ISO)`.
+  let oneOf: [[[String]]]
 
   init(
     _ name: String, abstract: String, discussion: String = "",
-    arguments: [ArgumentDeclaration] = [], options: [OptionDeclaration], epilogue: String = ""
+    arguments: [ArgumentDeclaration] = [], options: [OptionDeclaration],
+    oneOf: [[[String]]] = [], epilogue: String = ""
   ) {
     self.name = name
     self.abstract = abstract
     self.discussion = discussion
     self.arguments = arguments
     self.options = options
+    self.oneOf = oneOf
     self.epilogue = epilogue
   }
 

@@ -40,9 +40,19 @@ enum HelpText {
   static func usage(_ command: CommandDeclaration) -> String {
     var words = ["Usage: alarmcal", command.name]
     words += command.arguments.map(\.synopsis)
-    for option in command.options {
-      let written = option.short.map { "-\($0) \(option.placeholder)" } ?? option.synopsis
-      words.append(option.required ? written : "[\(written)]")
+    func written(_ option: OptionDeclaration) -> String {
+      option.short.map { "-\($0) \(option.placeholder)" } ?? option.synopsis
+    }
+    var inAlternatives = Set<String>()
+    for alternatives in command.oneOf {
+      let choices = alternatives.map { names in
+        names.compactMap { command.option(named: $0).map(written) }.joined(separator: " ")
+      }
+      words.append("(" + choices.joined(separator: " | ") + ")")
+      inAlternatives.formUnion(alternatives.joined())
+    }
+    for option in command.options where !inAlternatives.contains(option.name) {
+      words.append(option.required ? written(option) : "[\(written(option))]")
     }
     return words.joined(separator: " ")
   }

@@ -24,6 +24,7 @@ extension RespondCommand {
             "until", .instant, help: "Ring again at this moment (read in --tz without an offset)."
           ),
         ] + SharedOptions.time + SharedOptions.input,
+        oneOf: [naming, [["minutes"], ["until"]]],
         epilogue: """
           One of --minutes and --until is needed. The firing must have rung by --now.
 
@@ -43,6 +44,7 @@ extension RespondCommand {
           """,
         arguments: [file],
         options: target + SharedOptions.time + SharedOptions.input,
+        oneOf: [naming],
         epilogue: """
           The firing must have rung by --now.
 
@@ -56,6 +58,9 @@ extension RespondCommand {
     "FILE",
     help:
       "The .ics file or alarm list (JSON), edited in place (atomically; its permissions kept).")
+
+  /// The firing is named by `--id`, or by `--request` with `--delivered`.
+  private static let naming = [["id"], ["request", "delivered"]]
 
   /// How the firing is named: `--id`, or `--request` with `--delivered`.
   private static let target = [

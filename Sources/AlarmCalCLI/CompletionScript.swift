@@ -145,6 +145,12 @@ enum CompletionScript {
     var script =
       "# fish completion for alarmcal, made by alarmcal --generate-completion-script fish\n"
     script += "complete -c alarmcal -f\n"
+    // fish refuses a command substitution in a command's position, so the program being
+    // completed is called from a function.
+    script += "function \(fishZones)\n"
+    script += "  set -l program (commandline -opc)[1]\n"
+    script += "  $program \(zonesCommand) 2>/dev/null\n"
+    script += "end\n"
     for command in commands {
       script +=
         "complete -c alarmcal -n __fish_use_subcommand -a \(command.name) -d \(fishText(command.abstract))\n"
@@ -165,7 +171,7 @@ enum CompletionScript {
         switch option.kind {
         case .flag: break
         case .file: line += " -r -F"
-        case .zone: line += " -x -a '(\(fishProgram) \(zonesCommand) 2>/dev/null)'"
+        case .zone: line += " -x -a '(\(fishZones))'"
         case .choice(let words): line += " -x -a '\(words.joined(separator: " "))'"
         default: line += " -x"
         }
@@ -178,8 +184,8 @@ enum CompletionScript {
     return script
   }
 
-  /// The program fish runs for zone names: the one being completed.
-  private static let fishProgram = "(commandline -opc)[1]"
+  /// The fish function that lists zone names: those the program being completed accepts.
+  private static let fishZones = "__alarmcal_zones"
 
   private static func fishText(_ text: String) -> String {
     let sentence = text.split(separator: ".", maxSplits: 1).first.map(String.init) ?? text

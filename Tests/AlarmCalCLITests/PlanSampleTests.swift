@@ -134,21 +134,9 @@ import Testing
 
   /// Runs `executable` (nil: `env`, which finds the first argument on PATH) to its end.
   static func run(_ executable: URL?, _ arguments: [String]) throws -> RunResult {
-    let process = Process()
-    process.executableURL = executable ?? URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let errData = LockedData()
-    Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }.start()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    while !errData.isSet { usleep(1000) }
-    return RunResult(
-      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData.value, as: UTF8.self))
+    try RunningBinary(
+      arguments, executable: executable ?? URL(fileURLWithPath: "/usr/bin/env")
+    ).finish()
   }
+
 }

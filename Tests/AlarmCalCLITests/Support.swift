@@ -70,15 +70,19 @@ func runBinary(
   try RunningBinary(arguments, stdin: stdin, environment: environment).finish()
 }
 
-/// The built binary, started: its standard error is read from the start on a thread of its
-/// own, so neither pipe can fill up and block it while the test does something else.
+/// The built binary (or `executable`), started: its standard error is read from the start on
+/// a thread of its own, so neither pipe can fill up and block it while the test does something
+/// else.
 final class RunningBinary {
   let process = Process()
   private let out = Pipe()
   private let errData = LockedData()
 
-  init(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws {
-    process.executableURL = try alarmcalBinary()
+  init(
+    _ arguments: [String], executable: URL? = nil, stdin: String? = nil,
+    environment: [String: String] = [:]
+  ) throws {
+    process.executableURL = try executable ?? alarmcalBinary()
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     env.removeValue(forKey: "SOURCE_DATE_EPOCH")

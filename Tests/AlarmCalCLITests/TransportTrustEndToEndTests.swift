@@ -186,26 +186,11 @@ struct TransportTrustEndToEndTests {
       "import resource, subprocess, sys; code = subprocess.call(sys.argv[1:]); "
       + "sys.stdout.write('%d\\n' % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); "
       + "sys.exit(code)"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = ["-c", script, try alarmcalBinary().path] + arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let errData = LockedData()
-    Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }.start()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    while !errData.isSet { usleep(1000) }
-    let stdout = String(decoding: outData, as: UTF8.self)
-    let peak = Int(stdout.split(separator: "\n").last ?? "") ?? Int.max
-    return (
-      RunResult(
-        status: process.terminationStatus, stdout: stdout,
-        stderr: String(decoding: errData.value, as: UTF8.self)),
-      peak * 1024
-    )
+    let result = try RunningBinary(
+      ["-c", script, try alarmcalBinary().path] + arguments,
+      executable: URL(fileURLWithPath: python)
+    ).finish()
+    let peak = Int(result.stdout.split(separator: "\n").last ?? "") ?? Int.max
+    return (result, peak * 1024)
   }
 }

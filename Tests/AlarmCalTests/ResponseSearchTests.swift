@@ -41,7 +41,7 @@ import Testing
         .dismiss, toFiring: unknown, in: bytes, file: "dense.ics", now: now, zone: .utc)
     } throws: { error in
       (error as? ResponseError)?.message
-        == "dense.ics: no firing with id \(unknown) from 2026-05-31T23:00:00Z to 2026-06-01T00:00:00Z, and a search stops after 65536 firings; give --now just after the firing rang"
+        == "dense.ics: no firing with id \(unknown) from 2026-05-31T23:00:00Z to 2026-06-01T00:00:00Z, and a search stops after 65536 firings; answer at a moment just after the firing rang"
     }
   }
 

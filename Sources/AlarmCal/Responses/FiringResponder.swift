@@ -118,7 +118,7 @@ public enum FiringResponder {
       guard left > 0 else {
         throw ResponseError(
           message:
-            "\(file): no firing with id \(id) from \(min(end, now)) to \(now), and a search stops after \(searchLimit) firings; give --now just after the firing rang"
+            "\(file): no firing with id \(id) from \(min(end, now)) to \(now), and a search stops after \(searchLimit) firings; answer at a moment just after the firing rang"
         )
       }
       end = from

@@ -56,7 +56,7 @@ extension CalendarMapper {
       {
         warn(
           item,
-          "its reminder, \(TaskDeadline.text(deadline.zone.local(at: ring), deadline.zone)), is before now (\(importer.now); --now sets another moment), so it will not ring"
+          "its reminder, \(TaskDeadline.text(deadline.zone.local(at: ring), deadline.zone)), is before now (\(importer.now)), so it will not ring"
         )
       }
     }

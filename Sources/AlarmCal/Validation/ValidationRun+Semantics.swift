@@ -159,7 +159,7 @@ extension ValidationRun {
     guard latestRing < now.secondsSince1970 else { return }
     report(
       .alarmNeverRings, at: begin(last),
-      "the series ended on \(lastStart.date) and every alarm rang before --now; none can ring again"
+      "the series ended on \(lastStart.date) and every alarm rang before now (\(now)); none can ring again"
     )
   }
 

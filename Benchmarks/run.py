@@ -149,6 +149,8 @@ def main():
     parser.add_argument("--venv", default="/tmp/alarmcal-bench-venv")
     parser.add_argument("--out", help="the table (default BENCHMARKS.md; none with --only)")
     parser.add_argument("--only", help="comma-separated workloads to run, e.g. W4,W5")
+    parser.add_argument("--no-peers", action="store_true",
+                        help="time alarmcal, its baseline and the libical floor only")
     parser.add_argument("--baseline", metavar="REV",
                         help="also time alarmcal built at this git revision on W1-W5")
     args = parser.parse_args()
@@ -174,7 +176,7 @@ def main():
     baseline = build_baseline(args.baseline, work) if args.baseline else None
     baseline_tool = f"alarmcal {args.baseline}"
     python = None
-    if not args.smoke:
+    if not args.smoke and not args.no_peers:
         print("== installing the Python peers", flush=True)
         if not Path(args.venv, "bin/python").exists():
             subprocess.run([sys.executable, "-m", "venv", args.venv], check=True)

@@ -72,18 +72,9 @@ public struct AlarmExporter: Sendable {
     }
     // Every event has the same DTSTAMP: its text is made once.
     let stamp = DateTimeValue.utc(timestamp.utc).icalString
-    // Each event is printed on its own: a long list is printed in runs at once
-    // (``ParallelWork``), each by a printer of its own, joined in order.
-    let locals = starts.local
-    ParallelWork.map(ParallelWork.runs(of: alarms.count)) { run in
-      var rules = WeeklyRules()
-      var printed = ICalendarPrinter()
-      for index in run {
-        write(alarms[index], start: locals[index], stamp: stamp, rules: &rules, to: &printed)
-      }
-      return printed
-    } each: {
-      printer.append($0)
+    var rules = WeeklyRules()
+    for (alarm, start) in zip(alarms, starts.local) {
+      write(alarm, start: start, stamp: stamp, rules: &rules, to: &printer)
     }
     for task in tasks {
       write(task, stamp: stamp, to: &printer)

@@ -111,8 +111,8 @@ public struct AlarmFileReader: Sendable {
     return .success(list)
   }
 
-  /// The alarms of `records` and each one's place in them (from 1): each record is decoded on
-  /// its own, so a long list is decoded in runs at once (``ParallelWork``), joined in order.
+  /// The alarms of `records` and each one's place in them (from 1), each record decoded on its
+  /// own.
   private func decodeAlarms(
     _ records: [JSONValue], zone: String, problems: inout [AlarmFileProblem],
     warnings: inout [AlarmFileProblem]
@@ -120,35 +120,20 @@ public struct AlarmFileReader: Sendable {
     let derivedIDs = derivedIDs(records)
     var alarms: [Alarm] = []
     var positions: [Int] = []
-    ParallelWork.map(ParallelWork.runs(of: records.count)) { run in
-      var found:
-        (
-          alarms: [Alarm], positions: [Int], problems: [AlarmFileProblem],
-          warnings: [AlarmFileProblem]
-        ) = ([], [], [], [])
-      found.alarms.reserveCapacity(run.count)
-      found.positions.reserveCapacity(run.count)
-      var knownZones: [String] = []
-      for offset in run {
-        let record = records[offset]
-        var decoder = RecordDecoder(
-          reader: self, index: offset + 1, record: record, fields: RecordFields(record),
-          zone: zone, derivedID: derivedIDs[offset] ?? "", problems: [], knownZones: knownZones)
-        if let alarm = decoder.decode() {
-          found.alarms.append(alarm)
-          found.positions.append(offset + 1)
-        }
-        found.problems += decoder.problems
-        found.warnings += decoder.warnings
-        knownZones = decoder.knownZones
+    alarms.reserveCapacity(records.count)
+    positions.reserveCapacity(records.count)
+    var knownZones: [String] = []
+    for (offset, record) in records.enumerated() {
+      var decoder = RecordDecoder(
+        reader: self, index: offset + 1, record: record, fields: RecordFields(record),
+        zone: zone, derivedID: derivedIDs[offset] ?? "", problems: [], knownZones: knownZones)
+      if let alarm = decoder.decode() {
+        alarms.append(alarm)
+        positions.append(offset + 1)
       }
-      return found
-    } each: { result in
-      var run = result
-      alarms.append(taking: &run.alarms)
-      positions.append(taking: &run.positions)
-      problems.append(taking: &run.problems)
-      warnings.append(taking: &run.warnings)
+      problems += decoder.problems
+      warnings += decoder.warnings
+      knownZones = decoder.knownZones
     }
     return (alarms, positions)
   }

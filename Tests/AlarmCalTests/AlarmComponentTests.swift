@@ -120,8 +120,10 @@ import Testing
     var schedule = FiringSchedule(defaultZone: try #require(TimeZoneRules(identifier: "UTC")))
     try schedule.read(Array(text.utf8), file: "r.ics")
     var rings: [Instant] = []
-    _ = schedule.firings(from: testNow, to: testNow.adding(seconds: 90 * 86_400), limit: nil) {
-      rings.append($0.trigger)
+    for firing in schedule.firings(
+      from: testNow, to: testNow.adding(seconds: 90 * 86_400), limit: nil)
+    {
+      rings.append(firing.trigger)
     }
     #expect(rings.count == 1 + AlarmComponent.maximumRepeats)
     #expect(rings.first == (try instant("20270105T083000Z")))

@@ -61,7 +61,7 @@ import Testing
       includeAcknowledged: true)
     try schedule.read(Array(text.utf8), file: "a.ics")
     var found: [Firing] = []
-    _ = schedule.firings(from: now, to: nil, limit: 6) { found.append($0) }
+    for firing in schedule.firings(from: now, to: nil, limit: 6) { found.append(firing) }
     #expect(found.map(\.acknowledged) == [true, true, true, false, false, false])
   }
 
@@ -97,8 +97,10 @@ import Testing
     var schedule = FiringSchedule(defaultZone: .utc)
     try schedule.read(Array(text.utf8), file: "a.ics")
     var firings: [Firing] = []
-    _ = schedule.firings(from: Instant(secondsSince1970: 1_796_360_000), to: nil, limit: 2) {
-      firings.append($0)
+    for firing in schedule.firings(
+      from: Instant(secondsSince1970: 1_796_360_000), to: nil, limit: 2)
+    {
+      firings.append(firing)
     }
     #expect(firings.map(\.trigger.description) == ["2026-12-04T05:39:20Z", "2026-12-07T05:30:00Z"])
     #expect(firings.map(\.isSnooze) == [true, false])
@@ -199,8 +201,8 @@ import Testing
     var schedule = FiringSchedule(defaultZone: .utc)
     try schedule.read(Array(text.utf8), file: "a.ics")
     var firings: [Firing] = []
-    _ = schedule.firings(from: Instant(secondsSince1970: 0), to: nil, limit: 1) {
-      firings.append($0)
+    for firing in schedule.firings(from: Instant(secondsSince1970: 0), to: nil, limit: 1) {
+      firings.append(firing)
     }
     let rang = try #require(firings.first)
     let written = try FiringResponder.respond(

@@ -56,7 +56,9 @@ import Testing
     var schedule = FiringSchedule(defaultZone: .utc)
     try schedule.read(Array(text.utf8), file: "a.ics")
     var rings: [String] = []
-    _ = schedule.firings(from: now, to: nil, limit: count) { rings.append($0.trigger.description) }
+    for firing in schedule.firings(from: now, to: nil, limit: count) {
+      rings.append(firing.trigger.description)
+    }
     return (rings, schedule.warnings.map { "\($0.line ?? 0): \($0.message)" })
   }
 

@@ -30,11 +30,11 @@ import Testing
     guard let rules = TimeZoneRules(identifier: zone) else { return "unknown zone \(zone)" }
     do {
       let components = try ICalendarReader.read(Array(text.utf8))
-      var schedule = try FiringSchedule.reading(text, name: name, zone: rules)
+      let schedule = try FiringSchedule.reading(text, name: name, zone: rules)
       result += schedule.warnings.map(\.description)
-      _ = schedule.firings(
-        from: testNow, to: testNow.adding(seconds: 3 * 86_400), limit: 64
-      ) { result.append("\($0)") }
+      let window = schedule.firings(
+        from: testNow, to: testNow.adding(seconds: 3 * 86_400), limit: 64)
+      result += window.map { "\($0)" }
       result += components.map(ICalendarPrinter.print)
     } catch {
       result.append("\(error)")

@@ -1,7 +1,8 @@
 import AlarmCal
 import Foundation
-import ICalendar
 import Testing
+
+@testable import ICalendar
 
 /// `upcoming`, `convert` and `validate` work on a large calendar in pieces at once; what
 /// they give must not depend on that. Run under `scripts/sanitize thread` in CI.
@@ -35,9 +36,10 @@ import Testing
     let (text, _, _) = Self.calendar(count)
     let schedule = try FiringSchedule.reading(text, name: "p.ics", zone: .utc)
     var whole: [Firing] = []
-    var copy = schedule
-    let warnings = copy.firings(from: testNow, to: testNow.adding(seconds: 7 * 86_400), limit: nil)
-    { whole.append($0) }
+    var window = schedule.firings(
+      from: testNow, to: testNow.adding(seconds: 7 * 86_400), limit: nil)
+    while let firing = window.next() { whole.append(firing) }
+    let warnings = window.lateWarnings
     #expect(warnings.isEmpty)
     #expect(schedule.warnings.count == count / 1_000 - 1)  // older revisions of "revised"
     // Each event alone, in a calendar of its own: the same firings, merged in time order.
@@ -50,10 +52,11 @@ import Testing
       kept[uid] = body  // the latest revision of "revised" is the last one
     }
     for body in kept.values {
-      var one = try FiringSchedule.reading(
+      let one = try FiringSchedule.reading(
         "BEGIN:VCALENDAR\r\n\(body)END:VCALENDAR\r\n", name: "p.ics", zone: .utc)
-      _ = one.firings(from: testNow, to: testNow.adding(seconds: 7 * 86_400), limit: nil) {
-        alone.append($0)
+      for firing in one.firings(from: testNow, to: testNow.adding(seconds: 7 * 86_400), limit: nil)
+      {
+        alone.append(firing)
       }
     }
     #expect(whole.count == alone.count)
@@ -88,10 +91,10 @@ import Testing
 
   /// Each firing's id and trigger in a day from `testNow`, and the schedule's warnings.
   static func day(of text: String) throws -> (firings: [String], warnings: [String]) {
-    var schedule = try FiringSchedule.reading(text, name: "z.ics", zone: .utc)
+    let schedule = try FiringSchedule.reading(text, name: "z.ics", zone: .utc)
     var found: [String] = []
-    _ = schedule.firings(from: testNow, to: testNow.adding(seconds: 86_400), limit: nil) {
-      found.append("\($0.id) \($0.trigger)")
+    for firing in schedule.firings(from: testNow, to: testNow.adding(seconds: 86_400), limit: nil) {
+      found.append("\(firing.id) \(firing.trigger)")
     }
     return (found, schedule.warnings.map(\.description))
   }
@@ -128,7 +131,7 @@ import Testing
   func readInPieces() throws {
     let bytes = Array(Self.calendar(12_000).text.utf8)
     let inPieces = try ICalendarReader.read(bytes)
-    #expect(inPieces == (try ICalendarReader.read(bytes) { child, _, _ in child }))
+    #expect(inPieces == (try ICalendarReader.read(bytes, segmentBytes: Int.max)))
     #expect(inPieces.first?.components.count == 12_000)
   }
 

@@ -19,11 +19,13 @@ import Testing
     try schedule.read(Array(text.utf8), file: name)
     var lines: [String] = []
     var ids: [String] = []
-    let late = schedule.firings(from: try instant(from), to: try instant(to), limit: limit) {
-      lines.append("\($0.trigger) \($0.recurrenceID?.text ?? "-") r\($0.repeatIndex)")
-      ids.append($0.id.description)
+    var window = schedule.firings(from: try instant(from), to: try instant(to), limit: limit)
+    while let firing = window.next() {
+      lines.append("\(firing.trigger) \(firing.recurrenceID?.text ?? "-") r\(firing.repeatIndex)")
+      ids.append(firing.id.description)
     }
-    return (lines, ids, (schedule.warnings + late).map(\.description), schedule.instancesExamined)
+    let late = window.lateWarnings
+    return (lines, ids, (schedule.warnings + late).map(\.description), window.instancesExamined)
   }
 
   private func repro(_ name: String) throws -> String {
@@ -335,8 +337,8 @@ import Testing
       defaultZone: try #require(TimeZoneRules(identifier: "Europe/Berlin")))
     try schedule.read(Array(text.utf8), file: "t.ics")
     var rings: [String: [Instant]] = [:]
-    _ = schedule.firings(from: from, to: to, limit: nil) {
-      rings[$0.uid, default: []].append($0.trigger)
+    for firing in schedule.firings(from: from, to: to, limit: nil) {
+      rings[firing.uid, default: []].append(firing.trigger)
     }
     return rings
   }

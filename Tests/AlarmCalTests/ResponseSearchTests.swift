@@ -24,7 +24,7 @@ import Testing
     var schedule = FiringSchedule(defaultZone: .utc, includeAcknowledged: true)
     try schedule.read(bytes, file: "dense.ics")
     var found: [Firing] = []
-    _ = schedule.firings(from: from, to: nil, limit: 1) { found.append($0) }
+    for firing in schedule.firings(from: from, to: nil, limit: 1) { found.append(firing) }
     return try #require(found.first)
   }
 

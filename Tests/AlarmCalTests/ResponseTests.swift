@@ -12,7 +12,7 @@ import Testing
     var schedule = FiringSchedule(defaultZone: .utc, includeAcknowledged: includeAcknowledged)
     try schedule.read(bytes, file: "f.ics")
     var found: [Firing] = []
-    _ = schedule.firings(from: from, to: nil, limit: limit) { found.append($0) }
+    for firing in schedule.firings(from: from, to: nil, limit: limit) { found.append(firing) }
     return found
   }
 

@@ -50,8 +50,8 @@ import Testing
     var schedule = FiringSchedule(defaultZone: .utc)
     try schedule.read(Array(text.utf8), file: "a.ics")
     var rings: [String] = []
-    _ = schedule.firings(from: Instant(secondsSince1970: 0), to: nil, limit: 100) {
-      rings.append($0.trigger.description)
+    for firing in schedule.firings(from: Instant(secondsSince1970: 0), to: nil, limit: 100) {
+      rings.append(firing.trigger.description)
     }
     return (rings, schedule.warnings.map(\.message))
   }

@@ -138,12 +138,12 @@ import Testing
   private func ringsByUID(_ text: String, zone: String, from: Instant, to: Instant) throws
     -> [String: Set<Instant>]
   {
-    var schedule = try FiringSchedule.reading(
+    let schedule = try FiringSchedule.reading(
       text, name: "rings.ics", zone: try #require(TimeZoneRules(identifier: zone)),
       includeAcknowledged: true)
     var rings: [String: Set<Instant>] = [:]
-    _ = schedule.firings(from: from, to: to, limit: nil) {
-      rings[$0.uid, default: []].insert($0.trigger)
+    for firing in schedule.firings(from: from, to: to, limit: nil) {
+      rings[firing.uid, default: []].insert(firing.trigger)
     }
     return rings
   }

@@ -12,14 +12,17 @@ import Testing
     _ fixture: String, from: String, to: String, tz: String = "Europe/Berlin",
     includeAcknowledged: Bool = false, limit: Int? = nil
   ) throws -> (firings: [String], warnings: [String]) {
-    var schedule = try FiringSchedule.reading(
+    let schedule = try FiringSchedule.reading(
       try fixtureText("schedule/\(fixture)"), name: fixture,
       zone: try #require(TimeZoneRules(identifier: tz)), includeAcknowledged: includeAcknowledged)
     var lines: [String] = []
-    let late = schedule.firings(from: try instant(from), to: try instant(to), limit: limit) {
+    var window = schedule.firings(from: try instant(from), to: try instant(to), limit: limit)
+    while let firing = window.next() {
       lines.append(
-        "\($0.trigger) \($0.recurrenceID?.text ?? "-") r\($0.repeatIndex) \($0.action) \($0.uid)")
+        "\(firing.trigger) \(firing.recurrenceID?.text ?? "-") r\(firing.repeatIndex) \(firing.action) \(firing.uid)"
+      )
     }
+    let late = window.lateWarnings
     return (lines, (schedule.warnings + late).map(\.description))
   }
 
@@ -234,28 +237,30 @@ extension SchedulerTests {
     }
     let text =
       "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n" + events.joined() + "END:VCALENDAR\r\n"
-    var schedule = try FiringSchedule.reading(text, name: "dense.ics", zone: .utc)
+    let schedule = try FiringSchedule.reading(text, name: "dense.ics", zone: .utc)
+    var window = schedule.firings(from: testNow, to: nil, limit: 300)
     var firings: [Firing] = []
-    _ = schedule.firings(from: testNow, to: nil, limit: 300) { firings.append($0) }
+    while let firing = window.next() { firings.append(firing) }
     #expect(firings.count == 300)
     #expect(firings.first?.trigger == testNow)
     #expect(firings.last?.trigger == testNow.adding(seconds: 2))
     // 100 series, each walked at most a span past the firings asked for (a minute at first).
-    #expect(schedule.instancesExamined <= 100 * 1_000)
+    #expect(window.instancesExamined <= 100 * 1_000)
   }
 
   @Test("the next 64 firings of 2,000 weekly series look at a few days of instances, not years")
   func nextSixtyFour() throws {
-    var schedule = try FiringSchedule.reading(
+    let schedule = try FiringSchedule.reading(
       calendar(count: 2000), name: "many.ics",
       zone: try #require(TimeZoneRules(identifier: "Europe/Berlin")))
+    var window = schedule.firings(from: testNow, to: nil, limit: 64)
     var firings: [Firing] = []
-    _ = schedule.firings(from: testNow, to: nil, limit: 64) { firings.append($0) }
+    while let firing = window.next() { firings.append(firing) }
     #expect(firings.count == 64)
     #expect(zip(firings, firings.dropFirst()).allSatisfy { !Firing.precedes($1, $0) })
     // The first spans, a minute and a few, need at most a couple of instances per series; a
     // year would be 52.
-    #expect(schedule.instancesExamined <= 2 * schedule.seriesCount)
+    #expect(window.instancesExamined <= 2 * schedule.seriesCount)
   }
 }
 
@@ -266,15 +271,13 @@ extension SchedulerTests {
     .deletingLastPathComponent().deletingLastPathComponent()
 
   private func firings(_ text: String, _ name: String) throws -> [String] {
-    var schedule = try FiringSchedule.reading(
+    let schedule = try FiringSchedule.reading(
       text, name: name, zone: try #require(TimeZoneRules(identifier: "Europe/Berlin")),
       includeAcknowledged: true, workLimit: 20_000)
-    var lines: [String] = []
-    _ = schedule.firings(
+    let window = schedule.firings(
       from: try instant("19900101T000000Z"), to: try instant("20300101T000000Z"),
-      limit: 20_000
-    ) { lines.append("\($0.trigger) \($0.id)") }
-    return lines
+      limit: 20_000)
+    return window.map { "\($0.trigger) \($0.id)" }
   }
 
   @Test("the project's calendars give the same firings read by the Swift reader or by libical")
@@ -380,13 +383,12 @@ extension SchedulerTests {
         lines += alarm("AUDIO") + (event.uid == "s3" ? alarm("DISPLAY") : []) + ["END:VEVENT"]
       }
       lines.append("END:VCALENDAR")
-      var schedule = try FiringSchedule.reading(
+      let schedule = try FiringSchedule.reading(
         lines.joined(separator: "\r\n") + "\r\n", name: "m.ics",
         zone: try #require(TimeZoneRules(identifier: "UTC")))
-      var found: [String] = []
-      _ = schedule.firings(
+      let found = schedule.firings(
         from: try instant("20261202T000000Z"), to: try instant("20270101T000000Z"), limit: nil
-      ) { found.append("\($0.trigger) \($0.action) \($0.uid)") }
+      ).map { "\($0.trigger) \($0.action) \($0.uid)" }
       #expect(found == all.filter { Int($0.suffix(1))! < count }, "\(count) series")
     }
   }
@@ -397,13 +399,16 @@ extension SchedulerTests {
 @Suite struct ReadingOrderTests {
   /// Firings (with ids) and warnings of `text`, from `from` to 2030.
   private func outcome(_ text: String, from: String = "19900101T000000Z") throws -> [String] {
-    var schedule = try FiringSchedule.reading(
+    let schedule = try FiringSchedule.reading(
       text, name: "o.ics", zone: try #require(TimeZoneRules(identifier: "America/New_York")),
       includeAcknowledged: true, workLimit: 20_000)
     var lines = schedule.warnings.map(\.description)
-    let late = schedule.firings(
-      from: try instant(from), to: try instant("20300101T000000Z"), limit: 20_000
-    ) { lines.append("\($0.trigger) \($0.id) \($0.summary ?? "-")") }
+    var window = schedule.firings(
+      from: try instant(from), to: try instant("20300101T000000Z"), limit: 20_000)
+    while let firing = window.next() {
+      lines.append("\(firing.trigger) \(firing.id) \(firing.summary ?? "-")")
+    }
+    let late = window.lateWarnings
     return lines + late.map(\.description)
   }
 
@@ -500,8 +505,32 @@ extension SchedulerTests {
     #expect(schedule.seriesCount == 1)
   }
 
+  @Test("a window's firings are a sequence: one schedule gives each window its own walks")
+  func windowsOfOneSchedule() throws {
+    // A daily 09:00 UTC event: every firing is 86,400 s after the last.
+    let text = """
+      BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:d\r\n\
+      DTSTAMP:20260101T000000Z\r\nDTSTART:20261201T090000Z\r\nRRULE:FREQ=DAILY\r\n\
+      BEGIN:VALARM\r\nACTION:AUDIO\r\nTRIGGER:PT0S\r\nEND:VALARM\r\nEND:VEVENT\r\n\
+      END:VCALENDAR\r\n
+      """
+    let schedule = try FiringSchedule.reading(text, name: "d.ics", zone: .utc)
+    let from = try instant("20261203T000000Z")
+    let five = schedule.firings(from: from, to: nil, limit: 5).map(\.trigger)
+    let first = try instant("20261203T090000Z")
+    #expect(five == (0..<5).map { first.adding(seconds: Int64($0) * 86_400) })
+    // A second window of the same schedule starts over; stopping early leaves it usable.
+    #expect(
+      schedule.firings(from: from, to: nil, limit: nil).prefix(2).map(\.trigger) == [
+        first, first.adding(seconds: 86_400),
+      ])
+    // The end is excluded.
+    let end = first.adding(seconds: 2 * 86_400)
+    #expect(schedule.firings(from: from, to: end, limit: nil).map(\.trigger).count == 2)
+  }
+
   @Test(
-    "firings taken in batches are the firings handed to a callback, in order, with the same warnings",
+    "firings taken in batches are the firings of the sequence, in order, with the same warnings",
     arguments: [
       ("dst.ics", nil), ("overrides.ics", nil), ("thisandfuture.ics", nil), ("ack.ics", nil),
       ("exdate-rdate.ics", 5),  // the limit falls inside a batch
@@ -511,9 +540,11 @@ extension SchedulerTests {
     let text = try fixtureText("schedule/\(fixture)")
     let zone = try #require(TimeZoneRules(identifier: "Europe/Berlin"))
     let (from, to) = (try instant("20000101T000000Z"), try instant("20300101T000000Z"))
-    var called = try FiringSchedule.reading(text, name: fixture, zone: zone, workLimit: 5_000)
+    let called = try FiringSchedule.reading(text, name: fixture, zone: zone, workLimit: 5_000)
     var expected: [Firing] = []
-    let late = called.firings(from: from, to: to, limit: limit) { expected.append($0) }
+    var window = called.firings(from: from, to: to, limit: limit)
+    while let firing = window.next() { expected.append(firing) }
+    let late = window.lateWarnings
     var batched = try FiringSchedule.reading(text, name: fixture, zone: zone, workLimit: 5_000)
     batched.startFirings(from: from, to: to, limit: limit)
     var firings: [Firing] = []
@@ -623,12 +654,19 @@ extension SchedulerTests {
       Self.calendar, name: "s.ics", zone: try #require(TimeZoneRules(identifier: "UTC")),
       includeAcknowledged: includeAcknowledged, workLimit: 200)
     if let sliceFirings { schedule.sliceFirings = sliceFirings }
-    var firings: [Firing] = []
-    let late = schedule.firings(
-      from: try instant("20261202T000000Z"), to: try instant(to), limit: limit
-    ) { firings.append($0) }
+    let window = schedule.firings(
+      from: try instant("20261202T000000Z"), to: try instant(to), limit: limit)
+    let (firings, late) = Self.all(of: window)
     let lines = firings.map { "\($0.trigger) \($0.uid) \($0.action) \($0.id)" }
     return (firings, lines, late.map(\.description))
+  }
+
+  /// Every firing `window` hands out, and the warnings found on the way.
+  private static func all(of window: FiringSequence) -> ([Firing], [SchedulerWarning]) {
+    var window = window
+    var firings: [Firing] = []
+    while let firing = window.next() { firings.append(firing) }
+    return (firings, window.lateWarnings)
   }
 
   /// Whether no firing of `firings` is listed before one ahead of it.
@@ -724,17 +762,17 @@ extension SchedulerTests {
       var schedule = try FiringSchedule.reading(
         text, name: "d.ics", zone: try #require(TimeZoneRules(identifier: "UTC")))
       schedule.sliceFirings = 1_000
+      var window = schedule.firings(from: try instant("20261202T000000Z"), to: nil, limit: limit)
       var firings: [Firing] = []
-      let late = schedule.firings(
-        from: try instant("20261202T000000Z"), to: nil, limit: limit
-      ) { firings.append($0) }
+      while let firing = window.next() { firings.append(firing) }
+      let late = window.lateWarnings
       #expect(late.isEmpty)
       #expect(firings.count == limit)
       let ordered = inOrder(firings)
       #expect(ordered)
       #expect(firings.suffix(10).allSatisfy { $0.uid.hasPrefix("dense") })
-      #expect(schedule.instancesExamined < limit + 4 * 1_000)
-      #expect(schedule.firingsSorted < 10 * limit + 4 * 1_000)
+      #expect(window.instancesExamined < limit + 4 * 1_000)
+      #expect(window.firingsSorted < 10 * limit + 4 * 1_000)
     }
   }
 }

@@ -134,7 +134,7 @@ import Testing
       defaultZone: try #require(TimeZoneRules(identifier: "Europe/Berlin")))
     try schedule.read(Array(text.utf8), file: "t.ics")
     var firings: [Firing] = []
-    _ = schedule.firings(from: now, to: nil, limit: nil) { firings.append($0) }
+    for firing in schedule.firings(from: now, to: nil, limit: nil) { firings.append(firing) }
     #expect(
       firings.map { "\($0.uid) \($0.trigger)" } == [
         "T1 2026-12-07T15:00:00Z", "T2 2026-12-19T23:00:00Z",

@@ -28,7 +28,7 @@ import Testing
     var schedule = FiringSchedule(defaultZone: .utc)
     try schedule.read(bytes, file: "f.ics")
     var found: [Firing] = []
-    _ = schedule.firings(from: from, to: nil, limit: 4) { found.append($0) }
+    for firing in schedule.firings(from: from, to: nil, limit: 4) { found.append(firing) }
     return found
   }
 

@@ -78,7 +78,7 @@ import Testing
   }
 
   @Test(
-    "read event by event, each child is handed over once complete, with the bytes it was read from",
+    "each child of a top-level component knows the bytes it was read from",
     arguments: [
       "BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nTZID:x\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:a\r\n"
         + "SUMMARY:fol\r\n ded\r\nBEGIN:VALARM\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\nEND:VEVENT\r\n"
@@ -88,30 +88,18 @@ import Testing
       // Children of a root that is not a VCALENDAR, and a property before any BEGIN.
       "X:1\nBEGIN:X-ROOT\nBEGIN:X-CHILD\nEND:X-CHILD\nEND:X-ROOT\n",
     ])
-  func childByChild(text: String) throws {
+  func childSources(text: String) throws {
     let bytes = Array(text.utf8)
     let whole = try ICalendarReader.read(bytes)
-    var handed: [(ICalComponent, Int)] = []
-    let kept = try ICalendarReader.read(bytes) { child, root, parent in
-      #expect(parent.name == whole[root].name)
-      let copy = copy child
-      handed.append((copy, root))
-      return copy
-    }
-    #expect(kept == whole)
     let children = whole.flatMap(\.components)
-    #expect(handed.map(\.0) == children)
-    for (child, _) in handed {
+    #expect(!children.isEmpty)
+    for child in children {
       // Its bytes run from its BEGIN line to the line that closed it.
       let range = try #require(child.sourceRange)
       let source = String(decoding: bytes[range], as: UTF8.self)
       #expect(source.hasPrefix("BEGIN:\(child.name)"))
       #expect(child.line == bytes[..<range.lowerBound].filter { $0 == 0x0A }.count + 1)
     }
-    // A child not given back is left out of its parent.
-    let bare = try ICalendarReader.read(bytes) { _, _, _ in nil }
-    #expect(bare.map(\.name) == whole.map(\.name))
-    #expect(bare.allSatisfy { $0.components.isEmpty })
   }
 
   @Test("data without BEGIN, or with a NUL byte, is refused with its line")

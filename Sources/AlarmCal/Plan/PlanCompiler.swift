@@ -74,9 +74,9 @@ public struct PlanCompiler {
   /// The plan; call once.
   public mutating func compile() -> NotificationPlan {
     var firings: [Firing] = []
-    lateWarnings = schedule.firings(from: now, to: horizonEnd, limit: maximumFirings + 1) {
-      firings.append($0)
-    }
+    var found = schedule.firings(from: now, to: horizonEnd, limit: maximumFirings + 1)
+    while let firing = found.next() { firings.append(firing) }
+    lateWarnings = found.lateWarnings
     let cut = firings.count > maximumFirings
     if cut, let last = firings.last {
       // Too many to hold: the horizon ends at the last firing's instant, which is left out.

@@ -83,11 +83,10 @@ public struct DeliveredRequest: Sendable {
       end = from
     }
     // A request that first rings after the delivery is found to say so.
-    var walk = schedule
-    walk.startFirings(
+    let after = schedule.firings(
       from: delivered.adding(seconds: 1),
       to: delivered.adding(seconds: FiringResponder.lookbackSeconds + 1), limit: left)
-    if let later = Self.first(of: &walk, where: { stands(for: $0, wanted: wanted) }) {
+    if let later = after.first(where: { stands(for: $0, wanted: wanted) }) {
       throw ResponseError(
         message:
           "\(file): request \(identifier) first rings at \(later.trigger), after its delivery at \(delivered)"
@@ -116,29 +115,11 @@ public struct DeliveredRequest: Sendable {
     in schedule: FiringSchedule, from: Instant, to: Instant, left: inout Int, wanted: String
   ) -> Firing? {
     guard left > 0, from < to else { return nil }
-    var walk = schedule
-    walk.startFirings(from: from, to: to, limit: left)
     var found: Firing?
-    var batch = FiringBatch()
-    repeat {
-      walk.nextFirings(max: 256, into: &batch)
-      left -= batch.count
-      for index in 0..<batch.count where stands(for: batch[index], wanted: wanted) {
-        found = batch[index]
-      }
-    } while !batch.isEmpty
+    for firing in schedule.firings(from: from, to: to, limit: left) {
+      left -= 1
+      if stands(for: firing, wanted: wanted) { found = firing }
+    }
     return found
-  }
-
-  /// The first firing `walk` gives that `matches`.
-  private static func first(of walk: inout FiringSchedule, where matches: (Firing) -> Bool)
-    -> Firing?
-  {
-    var batch = FiringBatch()
-    repeat {
-      walk.nextFirings(max: 256, into: &batch)
-      for index in 0..<batch.count where matches(batch[index]) { return batch[index] }
-    } while !batch.isEmpty
-    return nil
   }
 }

@@ -153,16 +153,10 @@ public enum FiringResponder {
     in schedule: FiringSchedule, from: Instant, to: Instant, left: inout Int, where wanted: String
   ) -> Firing? {
     guard left > 0, from < to else { return nil }
-    var walk = schedule
-    walk.startFirings(from: from, to: to, limit: left)
-    var batch = FiringBatch()
-    repeat {
-      walk.nextFirings(max: 256, into: &batch)
-      for index in 0..<batch.count {
-        left -= 1
-        if batch[index].id.description == wanted { return batch[index] }
-      }
-    } while !batch.isEmpty
+    for firing in schedule.firings(from: from, to: to, limit: left) {
+      left -= 1
+      if firing.id.description == wanted { return firing }
+    }
     return nil
   }
 
@@ -171,16 +165,8 @@ public enum FiringResponder {
     in bytes: [UInt8], file: String, at until: Instant, of firing: Firing, zone: TimeZoneRules
   ) -> Firing? {
     guard let schedule = try? schedule(of: bytes, file: file, zone: zone) else { return nil }
-    var walk = schedule
-    walk.startFirings(from: until, to: until.adding(seconds: 1), limit: searchLimit)
-    var batch = FiringBatch()
-    repeat {
-      walk.nextFirings(max: 256, into: &batch)
-      for index in 0..<batch.count where batch[index].isSnooze && batch[index].uid == firing.uid {
-        return batch[index]
-      }
-    } while !batch.isEmpty
-    return nil
+    let window = schedule.firings(from: until, to: until.adding(seconds: 1), limit: searchLimit)
+    return window.first { $0.isSnooze && $0.uid == firing.uid }
   }
 }
 

@@ -190,25 +190,18 @@ public struct FiringSchedule {
     return nil
   }
 
-  /// Calls `emit` with every firing in `from..<to` (to: nil for no end), in time order, stopping
-  /// after `limit` firings; returns warnings found on the way (rules cut off by the work limit).
-  /// Asked once per schedule: the series' walks do not go back.
-  public mutating func firings(
-    from: Instant, to: Instant?, limit: Int?, emit: (Firing) -> Void
-  ) -> [SchedulerWarning] {
+  /// Every firing in `from..<to` (to: nil for no end), in time order, at most `limit` of them;
+  /// the sequence's ``FiringSequence/lateWarnings`` are those found on the way (rules cut off
+  /// by the work limit). The schedule's walks do not go back: ask a copy for each window.
+  public consuming func firings(from: Instant, to: Instant?, limit: Int?) -> FiringSequence {
     startFirings(from: from, to: to, limit: limit)
-    var batch = FiringBatch()
-    repeat {
-      nextFirings(max: .max, into: &batch)
-      for index in 0..<batch.count { emit(batch[index]) }
-    } while !batch.isEmpty
-    return lateWarnings
+    return FiringSequence(schedule: self)
   }
 
   /// Starts handing out the firings in `from..<to` (to: nil for no end), in time order, at most
   /// `limit` of them, a batch at a time by ``nextFirings(max:into:)``. Once per schedule: the
   /// series' walks do not go back.
-  public mutating func startFirings(from: Instant, to: Instant?, limit: Int?) {
+  package mutating func startFirings(from: Instant, to: Instant?, limit: Int?) {
     let ranks = rankSeries()
     for index in walks.indices {
       walks[index].rank = ranks[index]
@@ -228,7 +221,7 @@ public struct FiringSchedule {
   /// Fills `batch` (emptied first) with the next firings, at most `max` of them, all of one
   /// span of time (so fewer than `max` may come while firings are left); none once every
   /// firing asked for by ``startFirings(from:to:limit:)`` has been handed out.
-  public mutating func nextFirings(max: Int, into batch: inout FiringBatch) {
+  package mutating func nextFirings(max: Int, into batch: inout FiringBatch) {
     batch.removeAll()
     if batch.series.count != walks.count { batch.series = seriesOfWalks }
     var taken = 0

@@ -133,7 +133,7 @@ def cases(f):
 
     for command in ("upcoming", "validate", "convert"):
         base = {"upcoming": up, "validate": ["validate"], "convert": conv}[command]
-        bad = {"upcoming": 1, "validate": 1, "convert": 65}[command]
+        bad = {"upcoming": 65, "validate": 1, "convert": 65}[command]
         add(f"100 MB line / {command}", base + [f["long-line.ics"]], 0,
             r"^$|no alarms|alarms|long-line", 10, 1024, "read whole")
         add(f"100,000 nested BEGIN / {command}", base + [f["nested.ics"]], bad,
@@ -187,7 +187,7 @@ def cases(f):
         r"alarms-10m\.json: .*more than 100000 elements", 10, 1024, "refused at 100,001")
     add("JSON nested 1,000,000 deep", conv + [f["deep.json"]], 65,
         r"deep\.json: .*maximum depth of 256", 5, 256, "refused at depth 257")
-    add("/dev/zero as input", up + ["/dev/zero"], 1,
+    add("/dev/zero as input", up + ["/dev/zero"], 66,
         r"/dev/zero: larger than the 256 MiB input limit", 10, 1024, "refused after 256 MiB")
     add("file over --max-file-size", ["validate", "--max-file-size", "1M", f["long-line.ics"]], 66,
         r"larger than the 1 MiB input limit", 5, 256, "refused unread")

@@ -25,7 +25,10 @@ import subprocess
 import sys
 
 DERIVED = re.compile(r'has no UID; its id (\S+) is derived')
-LOSS = re.compile(r'^[^:]*:\d+: (?:event|task|journal|to-do|item) "((?:[^"\\]|\\.)*)"')
+# convert says a loss as a warning (`alarmcal convert: warning: FILE:LINE: event "UID" ...`);
+# what it keeps whole it says as a note.
+LOSS = re.compile(
+    r'^alarmcal convert: warning: [^:]*:\d+: (?:event|task|journal|to-do|item) "((?:[^"\\]|\\.)*)"')
 
 
 def run(alarmcal, arguments, stdin=None):
@@ -51,8 +54,6 @@ def exempted(stderr):
     """The item names (maybe cut with …) of the loss lines (not warnings) of convert."""
     names = []
     for line in stderr.splitlines():
-        if ": warning: " in line:
-            continue
         match = LOSS.match(line)
         if match:
             names.append(match.group(1).replace('\\"', '"').replace("\\\\", "\\"))

@@ -197,14 +197,14 @@ enum ConvertCommand {
         err.error("\(error)")
         throw Stopped(status: .badData)
       }
-      // Losses and warnings in one report, in file order.
+      // Losses (warnings: something is not kept) and notes (all is kept) in file order.
       let report =
-        result.losses.map { ($0.line ?? 0, $0.description) }
-        + result.warnings.map { ($0.line ?? 0, $0.description) }
-      for (_, line) in report.enumerated().sorted(by: {
+        result.losses.map { ($0.line ?? 0, $0.description, true) }
+        + result.warnings.map { ($0.line ?? 0, $0.description, false) }
+      for (_, text, isLoss) in report.enumerated().sorted(by: {
         ($0.element.0, $0.offset) < ($1.element.0, $1.offset)
       }).map(\.element) {
-        err.warning(line)
+        if isLoss { err.warning(text) } else { err.note(text) }
       }
       if options.strict && !result.losses.isEmpty {
         err.error("--strict: \(result.losses.count) item(s) could not be kept; nothing written")

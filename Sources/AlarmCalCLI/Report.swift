@@ -58,17 +58,22 @@ struct Report: Sendable {
   /// Writes an error line.
   func error(_ message: String) { sink.write("\(prefix): error: \(message)\n") }
 
-  /// Writes a warning line. A library message that names its own severity after its place
-  /// (`FILE:LINE: warning: ...`) is said once.
+  /// Writes a warning line.
   func warning(_ message: String) {
-    let text =
-      message.range(of: ": warning: ").map { message.replacingCharacters(in: $0, with: ": ") }
-      ?? message
-    sink.write("\(prefix): warning: \(text)\n")
+    sink.write("\(prefix): warning: \(Self.withoutOwnSeverity(message))\n")
   }
 
   /// Writes a note line.
-  func note(_ message: String) { sink.write("\(prefix): note: \(message)\n") }
+  func note(_ message: String) {
+    sink.write("\(prefix): note: \(Self.withoutOwnSeverity(message))\n")
+  }
+
+  /// A library message that names its own severity after its place (`FILE:LINE: warning:
+  /// ...`), without it: the line's severity is said once, at its start.
+  private static func withoutOwnSeverity(_ message: String) -> String {
+    message.range(of: ": warning: ").map { message.replacingCharacters(in: $0, with: ": ") }
+      ?? message
+  }
 
   /// Writes the failure's message and gives its exit status.
   func fail(_ failure: CommandFailure) -> ExitCode {

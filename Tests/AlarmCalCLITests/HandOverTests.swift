@@ -19,7 +19,7 @@ import Testing
     return (folder, ics)
   }
 
-  @Test("a one-shot alarm that rang comes back switched off, with a warning, in both shapes")
+  @Test("a one-shot alarm that rang comes back switched off, with a note, in both shapes")
   func rangOneShotSwitchedOff() throws {
     let (_, ics) = try Self.exportedOneShot()
     let later = ["--now", "2027-03-29T07:31:00+02:00"] + Self.berlin
@@ -31,7 +31,7 @@ import Testing
     #expect(back.stdout.contains("\"enabled\": false"))
     #expect(
       back.stderr
-        == "alarmcal convert: warning: \(ics):38: event \"p1\" (Pill): its one ring, 2027-03-27T00:00 Europe/Berlin, is before now (2027-03-29T05:31:00Z), so it is imported switched off (enabled: false)\n"
+        == "alarmcal convert: note: \(ics):38: event \"p1\" (Pill): its one ring, 2027-03-27T00:00 Europe/Berlin, is before now (2027-03-29T05:31:00Z), so it is imported switched off (enabled: false)\n"
     )
     let app = try runBinary(["convert", ics, "--to", "json", "--shape", "ios"] + later)
     #expect(app.stdout.contains("\"isEnabled\": false"))

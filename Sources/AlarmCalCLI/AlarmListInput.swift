@@ -10,12 +10,14 @@ enum AlarmListInput {
     let lines: [String]
   }
 
-  /// The calendar text of one input of `upcoming` or `plan`: `file` read (at most
+  /// The calendar text of one input of `upcoming`, `plan` or `push`: `file` read (at most
   /// `maximumBytes`), an alarm list exported at `now` as `convert` would export it, and checked
   /// to be UTF-8; else why not is written to standard error, one line each, and the failure
   /// is missing input (66) or unusable data (65).
+  /// `timestamp` is the export's DTSTAMP (default: `now`).
   static func calendar(
-    of file: String, maximumBytes: Int, zone: TimeZoneRules, now: Instant, context: ToolContext
+    of file: String, maximumBytes: Int, zone: TimeZoneRules, now: Instant,
+    timestamp: Instant? = nil, context: ToolContext
   ) -> Result<[UInt8], Stopped> {
     let err = context.report
     let bytes: [UInt8]
@@ -26,16 +28,16 @@ enum AlarmListInput {
       return .failure(Stopped(.noInput))
     }
     let calendar: [UInt8]
-    switch calendarBytes(bytes, file: file, zone: zone, now: now, timestamp: now, warnings: err) {
+    switch calendarBytes(
+      bytes, file: file, zone: zone, now: now, timestamp: timestamp ?? now, warnings: err)
+    {
     case .success(let exported): calendar = exported
     case .failure(let failure):
       for line in failure.lines { err.error("\(line)") }
       return .failure(Stopped(.badData))
     }
-    if let failure = InputFile.checkUTF8(calendar) {
-      let name = file == "-" ? "<stdin>" : file
-      err.error(
-        "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)")
+    if let problem = InputFile.notUTF8Message(calendar, name: InputFile.displayName(file)) {
+      err.error(problem)
       return .failure(Stopped(.badData))
     }
     return .success(calendar)
@@ -56,7 +58,7 @@ enum AlarmListInput {
     warnings: Report?
   ) -> Result<[UInt8], Failure> {
     guard isList(bytes, file: file) else { return .success(bytes) }
-    let name = file == "-" ? "<stdin>" : file
+    let name = InputFile.displayName(file)
     let reader = AlarmFileReader(fileName: name, defaultTimeZone: zone.identifier)
     switch reader.readList(bytes) {
     case .success(let list):

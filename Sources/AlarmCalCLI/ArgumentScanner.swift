@@ -95,8 +95,7 @@ struct ParsedArguments {
     // `--help` is answered even when a required option is missing.
     for option in declaration.options
     where option.required && values[option.name] == nil && !flags.contains("help") {
-      let written = option.short.map { "-\($0) \(option.placeholder)" } ?? option.synopsis
-      throw UsageError("missing \(written)")
+      throw UsageError("missing \(option.usageSynopsis)")
     }
   }
 

@@ -65,9 +65,3 @@ struct CalDAVConnection {
     }
   }
 }
-
-/// A command that stopped, with its exit status (the message is already written).
-struct Stopped: Error {
-  let status: ExitCode
-  init(_ status: ExitCode) { self.status = status }
-}

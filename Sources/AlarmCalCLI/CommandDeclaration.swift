@@ -62,6 +62,11 @@ struct OptionDeclaration: Sendable {
     takesValue ? "\(flagName) \(placeholder)" : flagName
   }
 
+  /// As a usage line writes it: by its short name when it has one (`-o FILE`).
+  var usageSynopsis: String {
+    short.map { "-\($0) \(placeholder)" } ?? synopsis
+  }
+
   /// The same option with another help line (a command saying what it means there).
   func describing(_ help: String, default defaultText: String? = nil) -> OptionDeclaration {
     OptionDeclaration(
@@ -94,11 +99,10 @@ extension ValueKind {
   }
 }
 
-/// A positional argument of a command.
+/// A positional argument of a command: a file (the completions offer files for it).
 struct ArgumentDeclaration: Sendable {
   /// Its name in usage and help (`FILE`).
   let name: String
-  let kind: ValueKind
   /// Whether it may be given more than once (`FILE...`).
   let repeating: Bool
   /// Whether the command runs without it.
@@ -106,11 +110,9 @@ struct ArgumentDeclaration: Sendable {
   let help: String
 
   init(
-    _ name: String, _ kind: ValueKind = .file, repeating: Bool = false, optional: Bool = false,
-    help: String
+    _ name: String, repeating: Bool = false, optional: Bool = false, help: String
   ) {
     self.name = name
-    self.kind = kind
     self.repeating = repeating
     self.optional = optional
     self.help = help
@@ -154,9 +156,12 @@ struct CommandDeclaration: Sendable {
     self.epilogue = epilogue
   }
 
+  /// Every option the command takes: its own, then `-h`/`--help`.
+  var allOptions: [OptionDeclaration] { options + [SharedOptions.help] }
+
   /// The option with this long or short name, if the command takes one.
   func option(named name: String) -> OptionDeclaration? {
-    (options + [SharedOptions.help]).first { $0.name == name || $0.short.map(String.init) == name }
+    allOptions.first { $0.name == name || $0.short.map(String.init) == name }
   }
 }
 
@@ -165,7 +170,7 @@ enum SharedOptions {
   /// Every command that reads a file takes it.
   static let input: [OptionDeclaration] = [
     OptionDeclaration(
-      "max-file-size", .size, default: "256M",
+      "max-file-size", .size, default: "\(InputFile.defaultMaximumBytes >> 20)M",
       help: "Refuse input files larger than SIZE bytes (K, M, G: powers of 1,024).")
   ]
 

@@ -22,10 +22,6 @@ enum CompletionScript {
     (option.short.map { ["-\($0)"] } ?? []) + [option.flagName]
   }
 
-  private static func options(_ command: CommandDeclaration) -> [OptionDeclaration] {
-    command.options + [SharedOptions.help]
-  }
-
   // MARK: bash
 
   private static func bash(_ commands: [CommandDeclaration]) -> String {
@@ -35,12 +31,12 @@ enum CompletionScript {
     for command in commands {
       script += "_alarmcal_\(identifier(command.name))() {\n"
       script += "  case \"$prev\" in\n"
-      for option in options(command) where option.takesValue {
+      for option in command.allOptions where option.takesValue {
         script += "    " + words(option).joined(separator: "|") + ") "
         script += bashValues(option.kind) + "; return ;;\n"
       }
       script += "  esac\n"
-      let all = options(command).flatMap(words).joined(separator: " ")
+      let all = command.allOptions.flatMap(words).joined(separator: " ")
       script += "  if [[ $cur == -* ]]; then\n"
       script += "    COMPREPLY=($(compgen -W \"\(all)\" -- \"$cur\"))\n"
       if !command.arguments.isEmpty {
@@ -93,7 +89,7 @@ enum CompletionScript {
     script += "  _multi_parts / zones\n}\n"
     for command in commands {
       script += "_alarmcal_\(identifier(command.name))() {\n  _arguments -s \\\n"
-      for option in options(command) {
+      for option in command.allOptions {
         let help = zshText(option.help)
         let action: String
         switch option.kind {
@@ -164,7 +160,7 @@ enum CompletionScript {
       "complete -c alarmcal -n __fish_use_subcommand -l generate-completion-script -x -a '\(shells.joined(separator: " "))'\n"
     for command in commands {
       let condition = "-n '__fish_seen_subcommand_from \(command.name)'"
-      for option in options(command) {
+      for option in command.allOptions {
         var line = "complete -c alarmcal \(condition)"
         if let short = option.short { line += " -s \(short)" }
         line += " -l \(option.name)"

@@ -124,7 +124,7 @@ enum ConvertCommand {
       err.error("\(error.message)")
       return .noInput
     }
-    let name = options.input == "-" ? "<stdin>" : options.input
+    let name = InputFile.displayName(options.input)
     guard let inputFormat = Format(pathExtension: options.input) ?? Format(content: bytes) else {
       err.error("\(name): not an alarm list (JSON) nor iCalendar data")
       return .badData
@@ -159,11 +159,6 @@ enum ConvertCommand {
     return .success
   }
 
-  /// The exit status of a conversion that stopped, its reason already written.
-  private struct Stopped: Error {
-    let status: ExitCode
-  }
-
   /// The alarms and tasks of the input; an import's losses and warnings are written once it
   /// is read, in file order.
   private static func read(
@@ -179,14 +174,12 @@ enum ConvertCommand {
         return (read.alarms, read.tasks)
       case .failure(let failure):
         for problem in failure.problems { err.error("\(problem)") }
-        throw Stopped(status: .badData)
+        throw Stopped(.badData)
       }
     case .ics:
-      if let failure = InputFile.checkUTF8(bytes) {
-        err.error(
-          "\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)"
-        )
-        throw Stopped(status: .badData)
+      if let problem = InputFile.notUTF8Message(bytes, name: name) {
+        err.error(problem)
+        throw Stopped(.badData)
       }
       let importer = AlarmImporter(
         fileName: name, defaultTimeZone: options.zone.identifier, now: options.now)
@@ -195,7 +188,7 @@ enum ConvertCommand {
         result = try importer.importAlarms(fromUTF8: bytes)
       } catch {
         err.error("\(error)")
-        throw Stopped(status: .badData)
+        throw Stopped(.badData)
       }
       // Losses (warnings: something is not kept) and notes (all is kept) in file order.
       let report =
@@ -208,7 +201,7 @@ enum ConvertCommand {
       }
       if options.strict && !result.losses.isEmpty {
         err.error("--strict: \(result.losses.count) item(s) could not be kept; nothing written")
-        throw Stopped(status: .problemsFound)
+        throw Stopped(.problemsFound)
       }
       return (result.alarms, result.tasks)
     }
@@ -233,7 +226,7 @@ enum ConvertCommand {
           alarms, tasks: tasks)
       } catch {
         err.error("\(name): \(error)")
-        throw Stopped(status: .badData)
+        throw Stopped(.badData)
       }
     }
   }

@@ -107,7 +107,8 @@ struct FiringTextWriter {
   /// The display width of each held cell.
   private var cellWidths: [Int] = []
   /// The width of each padded column so far: at least a time with seconds (`06:15:05`) and
-  /// `in 1d 00h ago`'s room, so most tables keep the columns they always had.
+  /// twelve columns for how far off it is (`in 2d 23h`), so most tables keep the columns they
+  /// always had.
   private var widths = [0, 8, 12, 0, 0]
 
   init(zone: TimeZoneRules, now: Instant, colour: Bool) {
@@ -466,7 +467,6 @@ enum TerminalWidth {
     case .nonspacingMark, .enclosingMark, .format: return 0
     default: break
     }
-    if (0xFE00...0xFE0F).contains(scalar.value) { return 0 }
     if scalar.properties.isEmojiPresentation { return 2 }
     return wide.contains { $0.contains(scalar.value) } ? 2 : 1
   }

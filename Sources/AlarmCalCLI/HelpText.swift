@@ -40,19 +40,16 @@ enum HelpText {
   static func usage(_ command: CommandDeclaration) -> String {
     var words = ["Usage: alarmcal", command.name]
     words += command.arguments.map(\.synopsis)
-    func written(_ option: OptionDeclaration) -> String {
-      option.short.map { "-\($0) \(option.placeholder)" } ?? option.synopsis
-    }
     var inAlternatives = Set<String>()
     for alternatives in command.oneOf {
       let choices = alternatives.map { names in
-        names.compactMap { command.option(named: $0).map(written) }.joined(separator: " ")
+        names.compactMap { command.option(named: $0)?.usageSynopsis }.joined(separator: " ")
       }
       words.append("(" + choices.joined(separator: " | ") + ")")
       inAlternatives.formUnion(alternatives.joined())
     }
     for option in command.options where !inAlternatives.contains(option.name) {
-      words.append(option.required ? written(option) : "[\(written(option))]")
+      words.append(option.required ? option.usageSynopsis : "[\(option.usageSynopsis)]")
     }
     return words.joined(separator: " ")
   }
@@ -75,7 +72,7 @@ enum HelpText {
     arguments: [(String, String)], options: [(String, String)]
   ) {
     let arguments = command.arguments.map { ($0.name, $0.help) }
-    let options = (command.options + [SharedOptions.help]).map { option in
+    let options = command.allOptions.map { option in
       let left = option.short.map { "-\($0), " + option.synopsis } ?? option.synopsis
       return (left, described(option))
     }

@@ -42,12 +42,23 @@ enum InputFile {
         bytes = readBytes(from: handle, upTo: maximumBytes + 1)
       }
     }
-    if bytes.count > maximumBytes { throw tooLarge(path == "-" ? "<stdin>" : path, maximumBytes) }
+    if bytes.count > maximumBytes { throw tooLarge(displayName(path), maximumBytes) }
     return bytes
   }
 
   /// What a missing input is called, the same in every command.
   static func noSuchFile(_ path: String) -> String { "\(path): no such file" }
+
+  /// How an input is named in messages: its path, or `<stdin>` for `-`.
+  static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+
+  /// Why iCalendar text `bytes` of the input named `name` cannot be read, or nil when it is
+  /// UTF-8 (RFC 5545 §3.1.4).
+  static func notUTF8Message(_ bytes: [UInt8], name: String) -> String? {
+    checkUTF8(bytes).map {
+      "\(name):\($0.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)"
+    }
+  }
 
   private static func tooLarge(_ name: String, _ maximumBytes: Int) -> ReadError {
     ReadError(

@@ -63,6 +63,15 @@ extension ParsedArguments {
     return bytes
   }
 
+  /// The `--list` option's value (a list name in resources' `X-ALARMCAL-LIST`), if given.
+  func listName() throws(UsageError) -> String? {
+    guard let list = values["list"] else { return nil }
+    guard !list.contains(where: { $0.isNewline }) else {
+      throw UsageError("--list must be one line")
+    }
+    return list
+  }
+
   /// The one FILE of a command that takes exactly one.
   func onlyPositional(_ name: String) throws(UsageError) -> String {
     guard let first = positionals.first else { throw UsageError("missing \(name)") }

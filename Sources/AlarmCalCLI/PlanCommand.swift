@@ -3,6 +3,9 @@ import ICalendar
 
 /// `alarmcal plan`: the notifications an app should schedule, within iOS's 64 pending.
 enum PlanCommand {
+  /// The requests planned without --budget: iOS keeps 64 pending per app.
+  static let defaultBudget = 64
+
   static let declaration = CommandDeclaration(
     "plan",
     abstract: "The notifications an app schedules (within iOS's 64) to ring them.",
@@ -22,7 +25,8 @@ enum PlanCommand {
     ],
     options: [
       OptionDeclaration(
-        "budget", .count, default: "64, iOS's limit per app", help: "At most N requests."),
+        "budget", .count, default: "\(defaultBudget), iOS's limit per app",
+        help: "At most N requests."),
       SharedOptions.format(
         ["json", "text"],
         help: "JSON an app decodes into UNNotificationRequests, or a short table."),
@@ -58,7 +62,8 @@ enum PlanCommand {
     guard !parsed.positionals.isEmpty else { throw UsageError("missing FILE") }
     let zone = try parsed.zone()
     return Options(
-      files: parsed.positionals, budget: try parsed.count("budget", in: 1...100_000) ?? 64,
+      files: parsed.positionals,
+      budget: try parsed.count("budget", in: 1...100_000) ?? defaultBudget,
       zone: zone, now: try parsed.now(in: zone, context: context),
       json: parsed.values["format"] != "text", maximumBytes: try parsed.maximumBytes())
   }
@@ -67,7 +72,7 @@ enum PlanCommand {
     let err = context.report
     var compiler = PlanCompiler(zone: options.zone, now: options.now, budget: options.budget)
     for file in options.files {
-      let name = file == "-" ? "<stdin>" : file
+      let name = InputFile.displayName(file)
       let bytes: [UInt8]
       switch AlarmListInput.calendar(
         of: file, maximumBytes: options.maximumBytes, zone: options.zone, now: options.now,

@@ -165,15 +165,6 @@ extension PullCommand {
       return copy
     }
 
-    /// The UIDs in a resource's text.
-    private static func uids(in text: String) -> [String] {
-      guard let calendars = try? ICalendarReader.read(Array(CollectionCalendar.crlf(text).utf8))
-      else {
-        return []
-      }
-      return uids(in: calendars)
-    }
-
     /// The UIDs of the resources `calendars` split into.
     private static func uids(in calendars: [ICalComponent]) -> [String] {
       ((try? CalendarResources.split(calendars)) ?? []).map(\.uid)
@@ -280,10 +271,8 @@ extension PullCommand {
       let export = CalDAVState.ListExport(
         now: seconds, timestamp: seconds, zone: Self.systemZone)
       let texts = merge.texts.map { (path: $0.key, text: $0.value) }
-      for (path, text) in texts {
-        if let uid = Self.uids(in: text).first { merge.known.resources[path]?.uid = uid }
-      }
       let joined = try CollectionCalendar.joined(texts, collection: collection)
+      for (path, uid) in joined.uidOfPath { merge.known.resources[path]?.uid = uid }
       let imported: ImportResult
       do {
         imported = try AlarmImporter(

@@ -242,7 +242,7 @@ extension PullCommand {
       var serverUIDs: [String: String] = [:]
       for (path, entry) in known.resources.sorted(by: { $0.key < $1.key }) {
         if let text = texts[path] {
-          let read = try parse(text, path: path)
+          let read = try CollectionCalendar.calendars(of: text, path: path, collection: collection)
           parts.append((path, read))
           for member in read.flatMap(\.components) {
             if let uid = member.propertyValue(uppercased: "UID") { serverUIDs[uid] = path }
@@ -251,7 +251,8 @@ extension PullCommand {
           kept.insert(path)
           parts.append((path, [resource.calendar]))
         } else if let data = entry.data {
-          parts.append((path, try parse(data, path: path)))
+          parts.append(
+            (path, try CollectionCalendar.calendars(of: data, path: path, collection: collection)))
         }
       }
       var added = orphans.map(\.calendar)
@@ -302,17 +303,6 @@ extension PullCommand {
         known.resources[path]?.digest = LocalCopy.pushedDigest(resource, entry)
       }
       return bytes
-    }
-
-    private func parse(_ text: String, path: String) throws(CollectionCalendar.UnreadableResource)
-      -> [ICalComponent]
-    {
-      do {
-        return try ICalendarReader.read(Array(CollectionCalendar.crlf(text).utf8))
-      } catch {
-        throw CollectionCalendar.UnreadableResource(
-          message: "\(collection.absoluteString)\(path): \(error)")
-      }
     }
   }
 }

@@ -87,10 +87,7 @@ enum PullCommand {
     guard let output = parsed.values["output"], output != "-" else {
       throw UsageError("-o must name a file, not '-' (the pull's state is kept next to it)")
     }
-    let list = parsed.values["list"]
-    if let list, list.isEmpty || list.contains(where: { $0.isNewline }) {
-      throw UsageError("--list must be one line, not empty")
-    }
+    let list = try parsed.listName()
     return Options(
       connection: try CalDAVConnection(parsed), output: output, namedList: list,
       keep: parsed.values["keep"].flatMap(Keep.init(rawValue:)),

@@ -105,15 +105,15 @@ enum PushCommand {
     guard let first = parsed.positionals.first else { throw UsageError("missing FILE") }
     let zone = try parsed.zone()
     let now = try parsed.now(in: zone, context: context)
-    let list =
-      parsed.values["list"]
-      ?? URL(fileURLWithPath: first).deletingPathExtension().lastPathComponent
+    let namedList = try parsed.listName()
+    let list = namedList ?? URL(fileURLWithPath: first).deletingPathExtension().lastPathComponent
     guard !list.contains(where: { $0.isNewline }) else {
-      throw UsageError("--list must be one line")
+      throw UsageError(
+        "the list name '\(list)' (the first file's name) must be one line; give --list")
     }
     return Options(
       files: parsed.positionals, connection: try CalDAVConnection(parsed), list: list,
-      namedList: parsed.values["list"], deleteMissing: parsed.flags.contains("delete-missing"),
+      namedList: namedList, deleteMissing: parsed.flags.contains("delete-missing"),
       overwrite: parsed.flags.contains("overwrite"), zone: zone, now: now,
       timestamp: try SourceDateEpoch.timestamp(context) ?? now,
       maximumBytes: try parsed.maximumBytes())
@@ -208,33 +208,18 @@ enum PushCommand {
   private static func readCalendars(_ file: String, options: Options, context: ToolContext)
     -> Result<[ICalComponent], Stopped>
   {
-    let err = context.report
-    let name = file == "-" ? "<stdin>" : file
-    var bytes: [UInt8]
-    do {
-      bytes = try InputFile.read(
-        file, maximumBytes: options.maximumBytes, context: context)
-    } catch {
-      err.error("\(error.message)")
-      return .failure(Stopped(.noInput))
-    }
-    switch AlarmListInput.calendarBytes(
-      bytes, file: file, zone: options.zone, now: options.now, timestamp: options.timestamp,
-      warnings: err)
+    let bytes: [UInt8]
+    switch AlarmListInput.calendar(
+      of: file, maximumBytes: options.maximumBytes, zone: options.zone, now: options.now,
+      timestamp: options.timestamp, context: context)
     {
     case .success(let calendar): bytes = calendar
-    case .failure(let failure):
-      for line in failure.lines { err.error("\(line)") }
-      return .failure(Stopped(.badData))
-    }
-    if let failure = InputFile.checkUTF8(bytes) {
-      err.error("\(name):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8")
-      return .failure(Stopped(.badData))
+    case .failure(let stop): return .failure(stop)
     }
     do {
       return .success(try ICalendarReader.read(bytes))
     } catch {
-      err.error("\(name):\(error.line): \(error.message)")
+      context.report.error("\(InputFile.displayName(file)):\(error.line): \(error.message)")
       return .failure(Stopped(.badData))
     }
   }

@@ -53,9 +53,7 @@ enum RespondCommand {
     switch (parsed.values["id"], try deliveredRequest(parsed, zone: zone)) {
     case (nil, nil): throw UsageError("missing --id (or --request and --delivered)")
     case (.some, .some): throw UsageError("--request cannot be used with --id")
-    case (.some(let id), nil):
-      guard !id.isEmpty else { throw UsageError("missing --id") }
-      firing = .id(id)
+    case (.some(let id), nil): firing = .id(id)
     case (nil, .some(let request)): firing = .request(request)
     }
     let until = try parsed.instant("until", in: zone)
@@ -85,7 +83,6 @@ enum RespondCommand {
     case (nil, .some): throw UsageError("--delivered needs --request")
     case (.some, nil): throw UsageError("--request needs --delivered (when it was delivered)")
     case (.some(let identifier), .some(let delivered)):
-      guard !identifier.isEmpty else { throw UsageError("missing --request") }
       return DeliveredRequest(identifier: identifier, delivered: delivered, zone: zone)
     }
   }
@@ -96,7 +93,8 @@ enum RespondCommand {
     // A link is followed once, here: the file it leads to is locked, read and replaced.
     let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     guard FileManager.default.fileExists(atPath: path) else {
-      return err.fail(.noInput, InputFile.noSuchFile(path))
+      err.error(InputFile.noSuchFile(path))
+      return .noInput
     }
     let lock: FileLock
     do {
@@ -133,9 +131,8 @@ enum RespondCommand {
     }
     // An alarm list (JSON) is edited in its own form; `upcoming` prints the same ids for it.
     let isList = AlarmListInput.isList(bytes, file: path)
-    if !isList, let failure = InputFile.checkUTF8(bytes) {
-      err.error(
-        "\(path):\(failure.line): not UTF-8 text; iCalendar files must be UTF-8 (RFC 5545 §3.1.4)")
+    if !isList, let problem = InputFile.notUTF8Message(bytes, name: path) {
+      err.error(problem)
       return .badData
     }
     let response: AlarmResponse

@@ -43,7 +43,7 @@ enum UpcomingCommand {
       OptionDeclaration(
         "to", .instant, help: "The window's end; without --limit, every firing up to it."),
       OptionDeclaration(
-        "limit", .count, default: "10 without --to",
+        "limit", .count, default: "\(defaultLimit) without --to",
         help:
           "At most N firings. iOS keeps only the 64 soonest pending notifications: --limit 64 fills that budget."
       ),
@@ -59,7 +59,7 @@ enum UpcomingCommand {
           "Also list the DUE of open tasks that have no VALARM (action DUE); completed tasks never ring."
       ),
       OptionDeclaration(
-        "max-instances", .count, default: "1000000",
+        "max-instances", .count, default: "\(defaultMaximumInstances)",
         help:
           "Look at most N recurrence instances (candidates a rule tries) per component; a component that needs more is cut off there with a warning."
       ),
@@ -108,7 +108,7 @@ enum UpcomingCommand {
     let from = try parsed.instant("from", in: zone) ?? now
     let to = try parsed.instant("to", in: zone)
     if let to, to <= from { throw UsageError("--to must be after --from") }
-    let limit = try parsed.count("limit", in: 1...Int.max) ?? (to == nil ? 10 : nil)
+    let limit = try parsed.count("limit", in: 1...Int.max) ?? (to == nil ? defaultLimit : nil)
     let format = parsed.values["format"].flatMap(FiringFormat.init(rawValue:)) ?? .text
     return Options(
       files: parsed.positionals, connection: connection, from: from, to: to, limit: limit,
@@ -124,6 +124,9 @@ enum UpcomingCommand {
   /// `--max-instances` says otherwise.
   static let defaultMaximumInstances = 1_000_000
 
+  /// How many firings are listed without --limit or --to.
+  static let defaultLimit = 10
+
   private static func upcoming(_ options: Options, context: ToolContext) -> ExitCode {
     let err = context.report
     // The first file that could not be read decides the exit status; the others are listed.
@@ -132,7 +135,7 @@ enum UpcomingCommand {
       defaultZone: options.zone, includeAcknowledged: options.includeAcknowledged,
       workLimit: options.maximumInstances, includeDue: options.includeDue)
     for file in options.files {
-      let name = file == "-" ? "<stdin>" : file
+      let name = InputFile.displayName(file)
       // An alarm list is planned as `convert` would export it at --now.
       let bytes: [UInt8]
       switch AlarmListInput.calendar(

@@ -32,7 +32,7 @@ enum ValidateCommand {
       ),
       OptionDeclaration("strict", .flag, help: "Warnings count as errors for the exit status."),
       OptionDeclaration(
-        "max-problems", .count, default: "1000; 0 shows all",
+        "max-problems", .count, default: "\(defaultMaximumProblems); 0 shows all",
         help: "Show at most N problems per file; the exit status still counts every problem."),
     ] + SharedOptions.time + SharedOptions.input,
     epilogue: """
@@ -58,8 +58,6 @@ enum ValidateCommand {
   }
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    var context = context
-    context.commandName = declaration.name
     let outcome = CommandFront.parse(arguments, declaration, context: context) {
       (parsed) throws(UsageError) in try parseOptions(parsed, context: context)
     }
@@ -100,7 +98,7 @@ enum ValidateCommand {
         missing = true
         continue
       }
-      let name = file == "-" ? "<stdin>" : file
+      let name = InputFile.displayName(file)
       let found = Validator.validate(bytes, file: name, now: options.now)
       failing =
         failing
@@ -127,8 +125,6 @@ enum ValidateCommand {
       let array = JSONValue.array(diagnostics.map(json))
       context.standardOutput.write(JSONWriter(style: .pretty).string(from: array) + "\n")
     }
-    // Tool says why once.
-    if context.standardOutput.writeFailure != nil { return .ioError }
     if missing { return .noInput }
     return failing ? .problemsFound : .success
   }

@@ -8,7 +8,7 @@ extension ICalendarReader {
   package static func calendarsAndZones(_ bytes: [UInt8]) -> CalendarOutline? {
     guard ByteSearch.firstOffset(of: 0, in: bytes, from: 0) == bytes.count else { return nil }
     var builder = TreeBuilder(
-      bytes: bytes, lint: false, scope: .calendarsAndZones, visit: { child, _, _ in child })
+      bytes: bytes, lint: false, scope: .calendarsAndZones)
     builder.run()
     guard builder.tooDeepAt == nil, !builder.roots.isEmpty else { return nil }
     return CalendarOutline(
@@ -29,10 +29,7 @@ extension ICalendarReader {
         bytes: bytes, inside: outline.roots[root],
         from: outline.childStarts[root][range.lowerBound],
         children: range.count,
-        visit: { child, _, _ in
-          visit(child)
-          return nil
-        })
+        visit: visit)
       builder.run()
     }
   }

@@ -12,7 +12,7 @@ extension ICalendarReader {
     let starts = segmentStarts(bytes, segmentBytes: defaultSegmentBytes).filter { $0 < end }
     guard starts.count > 1 else { return nil }
     var builder = TreeBuilder(
-      bytes: bytes, lint: false, scope: .everything, visit: { child, _, _ in child })
+      bytes: bytes, lint: false, scope: .everything)
     builder.lexer.pause(at: starts[0])
     builder.readLines()
     guard builder.tooDeepAt == nil, builder.roots.isEmpty, builder.problems.isEmpty,
@@ -24,7 +24,7 @@ extension ICalendarReader {
   }
 
   /// Where the last line that is not empty starts, if the text ends with a line break after it.
-  static func lastLineStart(_ bytes: [UInt8]) -> Int? {
+  private static func lastLineStart(_ bytes: [UInt8]) -> Int? {
     var end = bytes.count
     while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
     guard end > 0, end < bytes.count else { return nil }
@@ -34,7 +34,7 @@ extension ICalendarReader {
   }
 
   /// Whether the line at `start` is exactly `END:` and `name`.
-  static func closes(_ bytes: [UInt8], from start: Int, _ name: String) -> Bool {
+  private static func closes(_ bytes: [UInt8], from start: Int, _ name: String) -> Bool {
     var line = bytes[start...]
     while let last = line.last, last == 0x0A || last == 0x0D { line.removeLast() }
     return line.elementsEqual(("END:" + name).utf8)
@@ -70,7 +70,7 @@ extension ICalendarReader {
   }
 
   /// The physical line (1-based) at each of `offsets` (ascending, each at a line's start).
-  static func lineNumbers(at offsets: [Int], in bytes: [UInt8]) -> [Int] {
+  private static func lineNumbers(at offsets: [Int], in bytes: [UInt8]) -> [Int] {
     var numbers: [Int] = []
     numbers.reserveCapacity(offsets.count)
     var line = 1
@@ -111,7 +111,7 @@ extension ICalendarReader {
 
   /// The offset of the first physical line at or after `offset` that begins `BEGIN:VEVENT` or
   /// `BEGIN:VTODO` (then a line break), if any.
-  static func beginLine(in bytes: [UInt8], atOrAfter offset: Int) -> Int? {
+  private static func beginLine(in bytes: [UInt8], atOrAfter offset: Int) -> Int? {
     var start = offset
     if start > 0, bytes[start - 1] != 0x0A {
       start = ByteSearch.firstOffset(of: 0x0A, in: bytes, from: start) + 1
@@ -123,7 +123,7 @@ extension ICalendarReader {
     return nil
   }
 
-  static func startsEventOrTask(_ bytes: [UInt8], at start: Int) -> Bool {
+  private static func startsEventOrTask(_ bytes: [UInt8], at start: Int) -> Bool {
     for word in ["BEGIN:VEVENT", "BEGIN:VTODO"] {
       let utf8 = word.utf8
       let end = start + utf8.count
@@ -170,9 +170,8 @@ package struct CalendarSegments: Sendable {
       var builder = TreeBuilder(
         bytes: bytes, lint: false, inside: top, from: starts[index], line: lines[index],
         until: end,
-        visit: { child, _, _ in
+        visit: { child in
           if child.name == "VTIMEZONE" { holdsZone = true } else { visit(child) }
-          return nil
         })
       builder.readLines()
       let read = builder.segmentRead

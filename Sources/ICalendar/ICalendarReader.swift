@@ -23,7 +23,7 @@ public enum ICalendarReader {
   {
     try refuseNUL(bytes)
     var builder = TreeBuilder(
-      bytes: bytes, lint: false, scope: .everything, visit: { child, _, _ in child })
+      bytes: bytes, lint: false, scope: .everything)
     readInSegments(&builder, segmentBytes: segmentBytes)
     builder.run()
     return try roots(builder.roots, tooDeepAt: builder.tooDeepAt)
@@ -63,7 +63,7 @@ public enum ICalendarReader {
   /// ``document(_:)`` with segments of at least `segmentBytes` bytes.
   static func document(_ bytes: [UInt8], segmentBytes: Int) -> ICalendarDocument {
     var builder = TreeBuilder(
-      bytes: bytes, lint: true, scope: .everything, visit: { child, _, _ in child })
+      bytes: bytes, lint: true, scope: .everything)
     readInSegments(&builder, segmentBytes: segmentBytes)
     builder.run()
     let findings = builder.lexer.findings.enumerated().sorted {

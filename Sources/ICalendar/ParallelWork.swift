@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 
-/// Independent pieces of work done at once, one per processor: the one place alarmcal uses more
-/// than one thread. Dispatch's `concurrentPerform` runs the pieces and returns when all are done;
+/// Independent pieces of work done at once, one per processor: the one place alarmcal splits its
+/// own work across threads. Dispatch's `concurrentPerform` runs the pieces and returns when all are done;
 /// nothing waits on a lock while another piece works.
 public enum ParallelWork {
   /// `body` of each input, computed concurrently, in the inputs' order. Each piece is given its

@@ -12,7 +12,9 @@ struct TreeBuilder {
   let bytes: [UInt8]
   var lexer: ContentLineLexer
   let scope: Scope
-  let visit: (consuming ICalComponent, Int, ICalComponent) -> ICalComponent?
+  /// Takes each child of a top-level component as it is complete, instead of the tree keeping
+  /// it; nil: the tree keeps it.
+  let visit: ((consuming ICalComponent) -> Void)?
   var roots: [ICalComponent] = []
   /// Where each child of each of `roots` begins (recorded for ``Scope/calendarsAndZones``).
   var childStarts: [[ChildStart]] = []
@@ -35,7 +37,7 @@ struct TreeBuilder {
 
   init(
     bytes: [UInt8], lint: Bool, scope: Scope,
-    visit: @escaping (consuming ICalComponent, Int, ICalComponent) -> ICalComponent?
+    visit: ((consuming ICalComponent) -> Void)? = nil
   ) {
     self.bytes = bytes
     lexer = ContentLineLexer(bytes, lint: lint)
@@ -47,7 +49,7 @@ struct TreeBuilder {
   /// them beginning at `start`, and stops after them (or where `root` ends).
   init(
     bytes: [UInt8], inside root: ICalComponent, from start: ChildStart, children: Int,
-    visit: @escaping (consuming ICalComponent, Int, ICalComponent) -> ICalComponent?
+    visit: ((consuming ICalComponent) -> Void)? = nil
   ) {
     self.bytes = bytes
     lexer = ContentLineLexer(bytes, from: start.offset, line: start.line)
@@ -86,9 +88,7 @@ struct TreeBuilder {
   init(
     bytes: [UInt8], lint: Bool, inside top: OpenTopLevel, from start: Int, line: Int,
     until end: Int,
-    visit: @escaping (consuming ICalComponent, Int, ICalComponent) -> ICalComponent? = {
-      child, _, _ in child
-    }
+    visit: ((consuming ICalComponent) -> Void)? = nil
   ) {
     self.bytes = bytes
     lexer = ContentLineLexer(bytes, lint: lint, from: start, line: line, until: end)
@@ -333,9 +333,12 @@ struct TreeBuilder {
       }
     case 1:
       childrenLeft -= 1
-      // Outside the scope, a calendar's child is visited as an empty shell and not kept.
-      let kept = visit(component, roots.count, stack[0])
-      if open.keeps, let kept { stack[0].components.append(kept) }
+      // Outside the scope, a calendar's child is an empty shell and not kept.
+      if let visit {
+        visit(component)
+      } else if open.keeps {
+        stack[0].components.append(component)
+      }
     default:
       // A component no one keeps needs no children.
       if opened[opened.count - 1].keeps { stack[stack.count - 1].components.append(component) }

@@ -1,8 +1,11 @@
 import Foundation
 import Testing
 
-/// What a command accepts, found by running the built binary with each option, is exactly
-/// what its help, its man page section and its bash, zsh and fish completions offer.
+/// What a command accepts, found by running the built binary with each option named by any
+/// help, the man page or a completion script (and one no one names), is exactly what its help,
+/// its man page section and its bash, zsh and fish completions offer: the generators and the
+/// parser agree. (All of them are made from the one declaration, so an option accepted but
+/// named nowhere cannot arise; `FailureTableTests` checks behaviour from rows of its own.)
 @Suite struct OptionCoverageTests {
   static let commands = [
     "convert", "upcoming", "plan", "validate", "snooze", "dismiss", "calendars", "push", "pull",
@@ -11,16 +14,36 @@ import Testing
   /// The options every command answers, left out of the comparison.
   private static let everywhere: Set<String> = ["--help"]
 
+  /// The man page, the three completion scripts and each command's help, generated once.
+  struct Generated {
+    let manual, bash, zsh, fish: String
+    let helps: [String: String]
+
+    static func read() throws -> Generated {
+      var helps: [String: String] = [:]
+      for name in OptionCoverageTests.commands {
+        helps[name] = try runBinary(["help", name]).stdout
+      }
+      func script(_ shell: String) throws -> String {
+        try runBinary(["--generate-completion-script", shell]).stdout
+      }
+      return Generated(
+        manual: try runBinary(["--generate-manual"]).stdout, bash: try script("bash"),
+        zsh: try script("zsh"), fish: try script("fish"), helps: helps)
+    }
+  }
+
+  static let generated = Result { try Generated.read() }
+
   @Test(
     "every option a command accepts is in its help, man page and completions, and no other is",
     arguments: commands)
   func coverage(command: String) throws {
-    let manual = try runBinary(["--generate-manual"]).stdout
-    let bash = try runBinary(["--generate-completion-script", "bash"]).stdout
-    let zsh = try runBinary(["--generate-completion-script", "zsh"]).stdout
-    let fish = try runBinary(["--generate-completion-script", "fish"]).stdout
-    var helps: [String: String] = [:]
-    for name in Self.commands { helps[name] = try runBinary(["help", name]).stdout }
+    let generated = try Self.generated.get()
+    let (manual, bash, zsh, fish) = (
+      generated.manual, generated.bash, generated.zsh, generated.fish
+    )
+    let helps = generated.helps
     // Every option any of them names, for any command, and one nobody offers.
     let everything = ([manual, bash, zsh, fish] + helps.values).joined(separator: "\n")
     var candidates = Set(
@@ -73,15 +96,8 @@ import Testing
   }
 
   private static func shell(_ command: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-c", command]
-    let out = Pipe()
-    process.standardOutput = out
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    try RunningBinary(["-c", command], executable: URL(fileURLWithPath: "/bin/bash")).finish()
+      .stdout
   }
 
   /// The long options of the help's Options table.

@@ -166,17 +166,4 @@ import Testing
       #expect(landed >= 1)
     }
   }
-
-  @Test("help snooze and help dismiss print their whole help text")
-  func help() throws {
-    for command in ["snooze", "dismiss"] {
-      let expected = try String(
-        contentsOfFile: try fixturePath("help-\(command).txt"), encoding: .utf8)
-      for arguments in [["help", command], [command, "--help"]] {
-        let result = runInProcess(arguments)
-        #expect(result.status == 0)
-        #expect(result.stdout == expected)
-      }
-    }
-  }
 }

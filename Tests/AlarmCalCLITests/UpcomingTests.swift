@@ -8,16 +8,6 @@ import Testing
     + " [--now ISO] [--tz ZONE] [--max-file-size SIZE] [--url URL] [--user NAME]"
     + " [--password-file FILE]\nRun 'alarmcal help upcoming' for details.\n"
 
-  @Test("help upcoming prints the whole help text")
-  func help() throws {
-    let expected = try String(contentsOfFile: try fixturePath("help-upcoming.txt"), encoding: .utf8)
-    for arguments in [["help", "upcoming"], ["upcoming", "--help"]] {
-      let result = runInProcess(arguments)
-      #expect(result.status == 0)
-      #expect(result.stdout == expected)
-    }
-  }
-
   @Test("every shape of a firing line: DATE recurrence id, no SUMMARY, acknowledged, REPEAT past 9")
   func ndjsonShapes() throws {
     // The writer stores keys as literals; this pins each branch of a value against a JSON reader.

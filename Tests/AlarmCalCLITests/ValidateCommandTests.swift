@@ -18,7 +18,7 @@ import Testing
       standardOutput: out, standardError: err, readStandardInput: { Array(input.prefix($0)) },
       environment: [:],
       clock: { Date(timeIntervalSince1970: 1_796_198_400) })
-    let status = ValidateCommand.run(arguments, context: context)
+    let status = Tool.run(arguments: ["validate"] + arguments, context: context)
     return Outcome(status: status, stdout: out.text, stderr: err.text)
   }
 

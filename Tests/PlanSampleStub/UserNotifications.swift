@@ -1,5 +1,5 @@
-// A stand-in for Apple's UserNotifications framework, which Linux does not have: exactly the
-// declarations Samples/PlanExample uses, with the signatures of Apple's documentation, so that
+// A stand-in for Apple's UserNotifications framework, which Linux does not have: the
+// declarations Samples/PlanExample uses (and the siblings of the option sets it uses), with the signatures of Apple's documentation, so that
 // `swiftc` type-checks the example here and the test runs its conversions. Bodies keep what
 // they are given and do nothing else: this is no model of what iOS does with a request.
 // Apple's optional delegate requirements have empty default implementations instead.

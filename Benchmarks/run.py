@@ -10,6 +10,8 @@
   Benchmarks/run.py --only W4,W5    only those workloads (any of W1-W6, comma-separated), with
                                     only the inputs they need; a partial table is written only
                                     where --out says (it never replaces BENCHMARKS.md unasked)
+  Benchmarks/run.py --no-peers      alarmcal, its baseline and the libical floor only; like
+                                    --only, it writes a table only where --out says
   Benchmarks/run.py --baseline REV  also times alarmcal as built at git revision REV (say
                                     29c743e, the last commit before issue 16) on W1-W5, in the
                                     same run, its runs taking turns with alarmcal's: a host's
@@ -147,7 +149,8 @@ def main():
     parser.add_argument("--limit", type=float, default=600, help="seconds per peer run")
     parser.add_argument("--work", default="/tmp/alarmcal-bench")
     parser.add_argument("--venv", default="/tmp/alarmcal-bench-venv")
-    parser.add_argument("--out", help="the table (default BENCHMARKS.md; none with --only)")
+    parser.add_argument(
+        "--out", help="the table (default BENCHMARKS.md; none with --only or --no-peers)")
     parser.add_argument("--only", help="comma-separated workloads to run, e.g. W4,W5")
     parser.add_argument("--no-peers", action="store_true",
                         help="time alarmcal, its baseline and the libical floor only")
@@ -160,7 +163,8 @@ def main():
         if not only or only - set(WORKLOADS):
             parser.error(f"--only takes some of {','.join(WORKLOADS)}")
     firings = only & {"W1", "W2", "W3"}
-    if args.out is None and not args.only:
+    # A partial run (some workloads, or no peers) never replaces BENCHMARKS.md unasked.
+    if args.out is None and not args.only and not args.no_peers:
         args.out = str(ROOT / "BENCHMARKS.md")
     sizes = [1000] if args.smoke else [int(s) for s in args.sizes.split(",")]
     runs = 1 if args.smoke else args.runs

@@ -131,8 +131,14 @@ enum CompletionScript {
 
   /// Help text safe inside zsh's single-quoted `[...]` and `:` fields.
   private static func zshText(_ text: String) -> String {
-    let sentence = text.split(separator: ".", maxSplits: 1).first.map(String.init) ?? text
-    return String(sentence.filter { !"[]:'\\".contains($0) })
+    String(firstSentence(text).filter { !"[]:'\\".contains($0) })
+  }
+
+  /// A help text's first sentence, without its full stop: up to the first `. `, so a `.ics`
+  /// inside it stays.
+  static func firstSentence(_ text: String) -> String {
+    let sentence = text.range(of: ". ").map { String(text[..<$0.lowerBound]) } ?? text
+    return sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
   }
 
   // MARK: fish
@@ -153,6 +159,7 @@ enum CompletionScript {
     }
     script +=
       "complete -c alarmcal -n __fish_use_subcommand -a help -d 'Show help for a command.'\n"
+    script += "complete -c alarmcal -n __fish_use_subcommand -s h -l help -d 'Show this help.'\n"
     script += "complete -c alarmcal -n __fish_use_subcommand -l version -d 'Show the version.'\n"
     script +=
       "complete -c alarmcal -n __fish_use_subcommand -l generate-manual -d 'Print the manual page.'\n"
@@ -184,7 +191,7 @@ enum CompletionScript {
   private static let fishZones = "__alarmcal_zones"
 
   private static func fishText(_ text: String) -> String {
-    let sentence = text.split(separator: ".", maxSplits: 1).first.map(String.init) ?? text
+    let sentence = firstSentence(text)
     return "'"
       + sentence.replacingOccurrences(of: "\\", with: "\\\\")
       .replacingOccurrences(of: "'", with: "\\'") + "'"

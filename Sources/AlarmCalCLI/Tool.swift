@@ -54,7 +54,11 @@ public enum Tool {
       return .success
     case "help":
       return help(rest, context: context)
-    case "--generate-manual" where rest.isEmpty:
+    case "--generate-manual":
+      guard rest.isEmpty else {
+        context.report.error("--generate-manual takes no argument, not '\(rest[0])'")
+        return .usage
+      }
       context.standardOutput.write(ManualPage.roff(declarations))
       return .success
     case "--generate-completion-script":

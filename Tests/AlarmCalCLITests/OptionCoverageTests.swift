@@ -88,6 +88,23 @@ import Testing
     #expect(try complete(["convert", "--to", ""]) == "ics\njson\n")
   }
 
+  @Test("each command is described by its whole first sentence, .ics and all, in every shell")
+  func commandDescriptions() throws {
+    let generated = try Self.generated.get()
+    let convert = "Convert an alarm list to iCalendar (.ics) or an .ics file to an alarm list"
+    #expect(generated.zsh.contains("'convert:\(convert)'"))
+    #expect(generated.fish.contains("-a convert -d '\(convert)'"))
+    // fish offers the tool's own options as bash and zsh do.
+    #expect(generated.fish.contains("__fish_use_subcommand -s h -l help"))
+  }
+
+  @Test("--generate-manual takes no argument")
+  func manualTakesNoArgument() throws {
+    let result = try runBinary(["--generate-manual", "extra"])
+    #expect(result.status == 64)
+    #expect(result.stderr == "alarmcal: error: --generate-manual takes no argument, not 'extra'\n")
+  }
+
   @Test("an unknown shell is a usage error")
   func unknownShell() throws {
     let result = try runBinary(["--generate-completion-script", "tcsh"])

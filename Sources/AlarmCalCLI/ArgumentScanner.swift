@@ -119,28 +119,26 @@ extension ParsedArguments {
 /// `--help`, and turn a usage mistake into one error line, the usage line and a hint on stderr,
 /// with exit 64.
 enum CommandFront {
-  /// Either validated options to run with, or the exit status to stop with.
-  enum Outcome<Options> {
-    case run(Options)
-    case exit(ExitCode)
-  }
-
-  static func parse<Options>(
+  /// Reads `arguments` by `declaration` and `parse`s them into options, then gives `body`'s
+  /// exit status; or answers `--help`, or says what was wrong (exit 64), without `body`.
+  static func run<Options>(
     _ arguments: [String], _ declaration: CommandDeclaration, context: ToolContext,
-    validate: (ParsedArguments) throws(UsageError) -> Options
-  ) -> Outcome<Options> {
+    parse: (ParsedArguments) throws(UsageError) -> Options, then body: (Options) -> ExitCode
+  ) -> ExitCode {
+    let options: Options
     do {
       let parsed = try ParsedArguments(arguments, declaration: declaration)
       if parsed.flags.contains("help") {
         context.standardOutput.write(HelpText.help(declaration))
-        return .exit(.success)
+        return .success
       }
-      return .run(try validate(parsed))
+      options = try parse(parsed)
     } catch {
       Report(command: declaration.name, sink: context.standardError).error(error.message)
       context.standardError.write(
         HelpText.usage(declaration) + "\nRun 'alarmcal help \(declaration.name)' for details.\n")
-      return .exit(.usage)
+      return .usage
     }
+    return body(options)
   }
 }

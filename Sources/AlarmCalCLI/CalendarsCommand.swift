@@ -30,13 +30,11 @@ enum CalendarsCommand {
       """)
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(arguments, declaration, context: context) {
-      (parsed) throws(UsageError) in try parseOptions(parsed)
-    }
-    switch outcome {
-    case .exit(let status): return status
-    case .run(let (connection, otherHosts)):
-      return list(connection, allowingOtherHosts: otherHosts, context: context)
+    CommandFront.run(arguments, declaration, context: context) {
+      (parsed) throws(UsageError) in
+      try parseOptions(parsed)
+    } then: { (connection, otherHosts) in
+      list(connection, allowingOtherHosts: otherHosts, context: context)
     }
   }
 

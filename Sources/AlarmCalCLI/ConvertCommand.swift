@@ -81,12 +81,11 @@ enum ConvertCommand {
       """)
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(arguments, declaration, context: context) {
-      (parsed) throws(UsageError) in try parseOptions(parsed, context: context)
-    }
-    switch outcome {
-    case .exit(let status): return status
-    case .run(let options): return convert(options, context: context)
+    CommandFront.run(arguments, declaration, context: context) {
+      (parsed) throws(UsageError) in
+      try parseOptions(parsed, context: context)
+    } then: { options in
+      convert(options, context: context)
     }
   }
 

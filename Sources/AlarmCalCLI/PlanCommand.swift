@@ -47,12 +47,11 @@ enum PlanCommand {
   }
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(arguments, declaration, context: context) {
-      (parsed) throws(UsageError) in try parseOptions(parsed, context: context)
-    }
-    switch outcome {
-    case .exit(let status): return status
-    case .run(let options): return plan(options, context: context)
+    CommandFront.run(arguments, declaration, context: context) {
+      (parsed) throws(UsageError) in
+      try parseOptions(parsed, context: context)
+    } then: { options in
+      plan(options, context: context)
     }
   }
 

@@ -71,12 +71,11 @@ enum PullCommand {
   }
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(arguments, declaration, context: context) {
-      (parsed) throws(UsageError) in try parseOptions(parsed)
-    }
-    switch outcome {
-    case .exit(let status): return status
-    case .run(let options): return pull(options, context: context)
+    CommandFront.run(arguments, declaration, context: context) {
+      (parsed) throws(UsageError) in
+      try parseOptions(parsed)
+    } then: { options in
+      pull(options, context: context)
     }
   }
 

@@ -90,12 +90,11 @@ enum PushCommand {
   }
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(arguments, declaration, context: context) {
-      (parsed) throws(UsageError) in try parseOptions(parsed, context: context)
-    }
-    switch outcome {
-    case .exit(let status): return status
-    case .run(let options): return push(options, context: context)
+    CommandFront.run(arguments, declaration, context: context) {
+      (parsed) throws(UsageError) in
+      try parseOptions(parsed, context: context)
+    } then: { options in
+      push(options, context: context)
     }
   }
 

@@ -30,12 +30,11 @@ enum RespondCommand {
   static let lockWaitSeconds = 10.0
 
   static func run(_ arguments: [String], kind: Kind, context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(arguments, declaration(kind), context: context) {
-      (parsed) throws(UsageError) in try parseOptions(parsed, kind: kind, context: context)
-    }
-    switch outcome {
-    case .exit(let status): return status
-    case .run(let options): return respond(kind, options, context: context)
+    CommandFront.run(arguments, declaration(kind), context: context) {
+      (parsed) throws(UsageError) in
+      try parseOptions(parsed, kind: kind, context: context)
+    } then: { options in
+      respond(kind, options, context: context)
     }
   }
 

@@ -86,12 +86,11 @@ enum UpcomingCommand {
       """)
 
   static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    let outcome = CommandFront.parse(arguments, declaration, context: context) {
-      (parsed) throws(UsageError) in try parseOptions(parsed, context: context)
-    }
-    switch outcome {
-    case .exit(let status): return status
-    case .run(let options): return upcoming(options, context: context)
+    CommandFront.run(arguments, declaration, context: context) {
+      (parsed) throws(UsageError) in
+      try parseOptions(parsed, context: context)
+    } then: { options in
+      upcoming(options, context: context)
     }
   }
 

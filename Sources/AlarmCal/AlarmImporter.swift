@@ -115,22 +115,15 @@ public struct AlarmImporter: Sendable {
   /// The current master (RFC 5546 §2.1.5) of each UID that more than one of `calendars`
   /// holds: iTIP messages and some exports put each revision in a calendar of its own.
   static func currentMasters(of calendars: [ICalComponent]) -> CurrentAcrossCalendars {
-    guard calendars.count > 1 else { return CurrentAcrossCalendars() }
-    var across = CurrentAcrossCalendars()
-    var order = 0
-    for (number, calendar) in calendars.enumerated() {
-      for item in calendar.components {
-        defer { order += 1 }
-        guard item.name == "VEVENT" || item.name == "VTODO",
-          !item.hasProperty(uppercased: "RECURRENCE-ID"),
-          let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape), !uid.isEmpty
-        else { continue }
-        across.note(
-          uid: uid, calendar: number, revision: ComponentRevision(of: item, order: order),
-          line: item.line)
+    let items = calendars.enumerated().lazy.flatMap { number, calendar in
+      calendar.components.lazy.filter { $0.name == "VEVENT" || $0.name == "VTODO" }.map { item in
+        CurrentAcrossCalendars.Item(
+          uid: item.propertyValue(uppercased: "UID").map(TextEscaping.unescape) ?? "",
+          isOverride: item.hasProperty(uppercased: "RECURRENCE-ID"), calendar: number,
+          revision: ComponentRevision(of: item, order: 0), line: item.line)
       }
     }
-    return across
+    return CurrentAcrossCalendars(calendarCount: calendars.count, items: items)
   }
 
   private static func inFileOrder<Item>(_ items: [Item], line: (Item) -> Int?) -> [Item] {

@@ -401,22 +401,14 @@ struct CalendarMapper {
           .alarmKept("it rings from now on"))
       }
     }
-    let sound =
-      valarm.propertyValue(uppercased: AlarmVocabulary.sound).map(TextEscaping.unescape)
-      ?? (action == "AUDIO" || action == AlarmVocabulary.disabledAction
-        ? soundName(valarm, in: item) : nil)
-    let snooze =
-      valarm.propertyValue(uppercased: AlarmVocabulary.snooze)?.asciiUppercased != "FALSE"
-    var snoozeMinutes = Alarm.defaultSnoozeMinutes
-    if let text = valarm.propertyValue(uppercased: AlarmVocabulary.snoozeInterval),
-      let duration = ICalDuration(text), duration.days == 0, duration.seconds % 60 == 0,
-      Alarm.snoozeMinutesRange.contains(duration.seconds / 60)
-    {
-      snoozeMinutes = duration.seconds / 60
+    let settings = AlarmSettings(valarm)
+    if settings.sound == nil, action == "AUDIO" || action == AlarmVocabulary.disabledAction {
+      loseEmbeddedSound(valarm, in: item)
     }
     let mapped = Alarm(
       id: number == 1 ? uid : "\(uid)#\(number)", schedule: schedule, label: summary,
-      sound: sound, snooze: snooze, snoozeMinutes: snoozeMinutes, enabled: enabled,
+      sound: settings.sound, snooze: settings.offersSnooze, snoozeMinutes: settings.snoozeMinutes,
+      enabled: enabled,
       timeZone: anchor.zone.identifier)
     return (mapped, repeatDays.isEmpty ? ring : nil)
   }
@@ -445,15 +437,15 @@ struct CalendarMapper {
     }
   }
 
-  /// The sound an alarm's ATTACH names; nil, after a loss, for an embedded one.
-  private mutating func soundName(_ valarm: ICalComponent, in item: ICalComponent) -> String? {
-    guard let attach = valarm.property(uppercased: "ATTACH") else { return nil }
-    if attach.parameter("VALUE")?.uppercased() == "BINARY" || attach.parameter("ENCODING") != nil {
-      lose(
-        item, "an embedded (binary) alarm sound cannot be kept",
-        .alarmKept("with the default sound"))
-      return nil
-    }
-    return attach.value
+  /// Notes the loss of the sound an alarm's ATTACH embeds (BINARY), which ``AlarmSettings``
+  /// does not read.
+  private mutating func loseEmbeddedSound(_ valarm: ICalComponent, in item: ICalComponent) {
+    guard let attach = valarm.property(uppercased: "ATTACH"),
+      attach.parameter(uppercased: "VALUE")?.uppercased() == "BINARY"
+        || attach.parameter(uppercased: "ENCODING") != nil
+    else { return }
+    lose(
+      item, "an embedded (binary) alarm sound cannot be kept",
+      .alarmKept("with the default sound"))
   }
 }

@@ -95,9 +95,37 @@ struct CurrentAcrossCalendars {
   /// The calendars holding a master of each UID.
   private var holders: [String: Set<Int>] = [:]
 
+  /// A VEVENT or VTODO of the file, as the current masters are found from it.
+  struct Item {
+    /// Its UID; empty for none.
+    let uid: String
+    /// Whether it has a RECURRENCE-ID.
+    let isOverride: Bool
+    /// The number of its calendar in the file.
+    let calendar: Int
+    /// Its SEQUENCE and DTSTAMP (its place is taken from its position among the items).
+    let revision: ComponentRevision
+    let line: Int?
+  }
+
+  /// No masters: each calendar's items stand on their own.
+  init() {}
+
+  /// The current masters among `items`, the VEVENTs and VTODOs of a file of `calendarCount`
+  /// calendars in file order. With one calendar, every master is in the calendar its items
+  /// are in, so none passes over another's and none is looked at.
+  init(calendarCount: Int, items: some Sequence<Item>) {
+    guard calendarCount > 1 else { return }
+    for (order, item) in items.enumerated() where !item.isOverride && !item.uid.isEmpty {
+      note(
+        uid: item.uid, calendar: item.calendar, revision: item.revision.placed(at: order),
+        line: item.line)
+    }
+  }
+
   /// Notes a master (no RECURRENCE-ID, a UID) of calendar number `calendar`, its revision
   /// placed at its order in the file.
-  mutating func note(uid: String, calendar: Int, revision: ComponentRevision, line: Int?) {
+  private mutating func note(uid: String, calendar: Int, revision: ComponentRevision, line: Int?) {
     holders[uid, default: []].insert(calendar)
     if let known = found[uid], revision < known.revision { return }
     found[uid] = (revision, line, calendar)

@@ -45,13 +45,6 @@ struct ContentLineWriter {
     duration.appendText(to: &bytes)
   }
 
-  /// Appends the whole lines another writer wrote, after this one's last whole line.
-  mutating func append(lines other: ContentLineWriter) {
-    precondition(lineStart == bytes.count && other.lineStart == other.bytes.count)
-    bytes += other.bytes
-    lineStart = bytes.count
-  }
-
   /// Gives up the text written so far, leaving the writer empty.
   mutating func takeBytes() -> [UInt8] {
     lineStart = 0

@@ -29,13 +29,6 @@ public struct ICalendarPrinter: Sendable {
   /// The text written so far, as UTF-8.
   public var bytes: [UInt8] { writer.bytes }
 
-  /// Appends what `other` printed, as if printed here: text printed in pieces, each by a
-  /// printer of its own, joins into one. Neither may be in the middle of a line (no public
-  /// method leaves one there).
-  public mutating func append(_ other: ICalendarPrinter) {
-    writer.append(lines: other.writer)
-  }
-
   /// Gives up the text written so far, as UTF-8, leaving the printer empty.
   public mutating func takeBytes() -> [UInt8] { writer.takeBytes() }
 

@@ -50,16 +50,10 @@ public struct DeliveredRequest: Sendable {
   /// The firing this delivery answers in an alarm list: in its export at the delivery, or a
   /// day before (a one-shot alarm of a time of day that rang is exported at its next ring).
   func firing(inList list: AlarmList, file: String) throws(ResponseError) -> Firing {
-    var firstError: ResponseError?
-    for exportedAt in [delivered, delivered.adding(seconds: -86_400)] {
-      let calendar = try ListResponder.exported(list, file: file, now: exportedAt)
-      do {
-        return try firing(inCalendar: calendar, file: file)
-      } catch {
-        firstError = firstError ?? error
-      }
+    try ListResponder.firing(in: list, file: file, now: delivered) {
+      calendar throws(ResponseError) in
+      try firing(inCalendar: calendar, file: file)
     }
-    throw firstError ?? ResponseError(message: "\(file): no request \(identifier)")
   }
 
   /// The firing this delivery answers in iCalendar text `bytes`: the latest the request stands
@@ -67,35 +61,29 @@ public struct DeliveredRequest: Sendable {
   public func firing(inCalendar bytes: [UInt8], file: String) throws(ResponseError) -> Firing {
     let schedule = try FiringResponder.schedule(of: bytes, file: file, zone: zone)
     let wanted = identifier.asciiUppercased
-    var left = FiringResponder.searchLimit
-    var end = delivered.adding(seconds: 1)
-    for step in Self.searchSteps {
-      let from = delivered.adding(seconds: -step)
-      if let found = last(in: schedule, from: from, to: end, left: &left, wanted: wanted) {
-        return found
-      }
-      guard left > 0 else {
-        throw ResponseError(
-          message:
-            "\(file): no firing of request \(identifier) from \(min(end, delivered)) to its delivery at \(delivered), and a search stops after \(FiringResponder.searchLimit) firings"
-        )
-      }
-      end = from
-    }
-    // A request that first rings after the delivery is found to say so.
-    let after = schedule.firings(
-      from: delivered.adding(seconds: 1),
-      to: delivered.adding(seconds: FiringResponder.lookbackSeconds + 1), limit: left)
-    if let later = after.first(where: { stands(for: $0, wanted: wanted) }) {
+    let result = FiringResponder.search(
+      in: schedule, backFrom: delivered, steps: Self.searchSteps, takingLatest: true,
+      matches: { stands(for: $0, wanted: wanted) })
+    switch result {
+    case .found(let firing):
+      return firing
+    case .stopped(let searchedFrom):
+      throw ResponseError(
+        message:
+          "\(file): no firing of request \(identifier) from \(searchedFrom) to its delivery at \(delivered), and a search stops after \(FiringResponder.searchLimit) firings"
+      )
+    case .later(let later):
+      // A request that first rings after the delivery is found to say so.
       throw ResponseError(
         message:
           "\(file): request \(identifier) first rings at \(later.trigger), after its delivery at \(delivered)"
       )
+    case .none:
+      throw ResponseError(
+        message:
+          "\(file): unknown request \(identifier): no firing or repeating request has it in the year before or after \(delivered)"
+      )
     }
-    throw ResponseError(
-      message:
-        "\(file): unknown request \(identifier): no firing or repeating request has it in the year before or after \(delivered)"
-    )
   }
 
   /// Whether the request whose identifier is `wanted` (upper case) stands for `firing`: it is
@@ -107,19 +95,5 @@ public struct DeliveredRequest: Sendable {
     let weekly = firing.idSeed.weeklyID(
       repeatIndex: firing.repeatIndex, weekday: local.date.weekday, time: local.time)
     return weekly.description == wanted
-  }
-
-  /// The last firing in `from..<to` the request stands for, looking at no more than `left`
-  /// firings and counting those it looks at off it.
-  private func last(
-    in schedule: FiringSchedule, from: Instant, to: Instant, left: inout Int, wanted: String
-  ) -> Firing? {
-    guard left > 0, from < to else { return nil }
-    var found: Firing?
-    for firing in schedule.firings(from: from, to: to, limit: left) {
-      left -= 1
-      if stands(for: firing, wanted: wanted) { found = firing }
-    }
-    return found
   }
 }

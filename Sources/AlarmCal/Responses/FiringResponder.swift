@@ -108,30 +108,66 @@ public enum FiringResponder {
   ) throws(ResponseError) -> Firing {
     let wanted = id.asciiUppercased
     let schedule = try schedule(of: bytes, file: file, zone: zone)
+    // An id names one firing: the first match in a span is the one.
+    let result = search(
+      in: schedule, backFrom: now, steps: searchSteps, takingLatest: false,
+      matches: { $0.id.description == wanted })
+    switch result {
+    case .found(let firing), .later(let firing):
+      // A firing still to ring is returned for the caller to say so.
+      return firing
+    case .stopped(let searchedFrom):
+      throw ResponseError(
+        message:
+          "\(file): no firing with id \(id) from \(searchedFrom) to \(now), and a search stops after \(searchLimit) firings; answer at a moment just after the firing rang"
+      )
+    case .none:
+      throw ResponseError(
+        message: "\(file): no firing with id \(id) in the year before or after \(now)")
+    }
+  }
+
+  /// How a search back from a moment ended.
+  enum SearchResult {
+    /// A firing that matches, at or before the moment.
+    case found(Firing)
+    /// None at or before the moment; this one matches in the year after it.
+    case later(Firing)
+    /// The limit was reached with none found from `searchedFrom` to the moment.
+    case stopped(searchedFrom: Instant)
+    /// None in the year before or after the moment.
+    case none
+  }
+
+  /// Looks for a firing that `matches` back from `moment` in `steps` (seconds before it,
+  /// growing), among at most ``searchLimit`` firings: in the nearest span that holds one, the
+  /// first, or the latest when `takingLatest`. Having found none at or before `moment`, it
+  /// looks in the year after it.
+  static func search(
+    in schedule: FiringSchedule, backFrom moment: Instant, steps: [Int64], takingLatest: Bool,
+    matches: (Firing) -> Bool
+  ) -> SearchResult {
     var left = searchLimit
-    var end = now.adding(seconds: 1)
-    for step in searchSteps {
-      let from = now.adding(seconds: -step)
-      if let found = first(in: schedule, from: from, to: end, left: &left, where: wanted) {
-        return found
+    var end = moment.adding(seconds: 1)
+    for step in steps {
+      let from = moment.adding(seconds: -step)
+      if let found = match(
+        in: schedule, from: from, to: end, left: &left, takingLatest: takingLatest,
+        matches: matches)
+      {
+        return .found(found)
       }
-      guard left > 0 else {
-        throw ResponseError(
-          message:
-            "\(file): no firing with id \(id) from \(min(end, now)) to \(now), and a search stops after \(searchLimit) firings; answer at a moment just after the firing rang"
-        )
-      }
+      guard left > 0 else { return .stopped(searchedFrom: min(end, moment)) }
       end = from
     }
-    // A firing still to ring is found to say so.
-    let after = now.adding(seconds: lookbackSeconds + 1)
-    if let found = first(
-      in: schedule, from: now.adding(seconds: 1), to: after, left: &left, where: wanted)
+    let after = moment.adding(seconds: lookbackSeconds + 1)
+    if let found = match(
+      in: schedule, from: moment.adding(seconds: 1), to: after, left: &left, takingLatest: false,
+      matches: matches)
     {
-      return found
+      return .later(found)
     }
-    throw ResponseError(
-      message: "\(file): no firing with id \(id) in the year before or after \(now)")
+    return .none
   }
 
   /// The firings of `bytes`, read, none handed out yet: each step of a search starts a copy.
@@ -147,17 +183,22 @@ public enum FiringResponder {
     return schedule
   }
 
-  /// The first firing in `from..<to` whose id is `wanted` (upper case), looking at no more
-  /// than `left` firings and counting those it looks at off it.
-  private static func first(
-    in schedule: FiringSchedule, from: Instant, to: Instant, left: inout Int, where wanted: String
+  /// The first (or, when `takingLatest`, the last) firing in `from..<to` that `matches`,
+  /// looking at no more than `left` firings and counting those it looks at off it.
+  private static func match(
+    in schedule: FiringSchedule, from: Instant, to: Instant, left: inout Int,
+    takingLatest: Bool, matches: (Firing) -> Bool
   ) -> Firing? {
     guard left > 0, from < to else { return nil }
+    var found: Firing?
     for firing in schedule.firings(from: from, to: to, limit: left) {
       left -= 1
-      if firing.id.description == wanted { return firing }
+      if matches(firing) {
+        guard takingLatest else { return firing }
+        found = firing
+      }
     }
-    return nil
+    return found
   }
 
   /// The snooze alarm's firing at `until` in the edited text, if it is there.

@@ -93,37 +93,49 @@ public enum ListResponder {
     }
   }
 
-  /// The firing whose id is `id` in the list's export at `now`; a one-shot alarm of a time of
-  /// day that rang in the day before `now` is exported at its next ring then, so it is looked
-  /// for in the export a day earlier too.
+  /// The firing whose id is `id` in the list's export at `now`, as ``firing(in:file:now:find:)``
+  /// finds it.
   private static func search(
     id: String, in list: AlarmList, file: String, now: Instant, zone: TimeZoneRules
+  ) throws(ResponseError) -> Firing {
+    try firing(in: list, file: file, now: now) { calendar throws(ResponseError) in
+      try FiringResponder.search(id: id, in: calendar, file: file, now: now, zone: zone)
+    }
+  }
+
+  /// The firing `find` finds in the list's export at `now`. A one-shot alarm of a time of day
+  /// that rang in the day before `now` is exported at its next ring then, so when `find`
+  /// finds none, or one still to ring, the export a day earlier is searched too, and a firing
+  /// found there that rang by `now` is taken; else the first answer stands.
+  static func firing(
+    in list: AlarmList, file: String, now: Instant,
+    find: ([UInt8]) throws(ResponseError) -> Firing
   ) throws(ResponseError) -> Firing {
     let calendar = try exported(list, file: file, now: now)
     let found: Firing
     do {
-      found = try FiringResponder.search(id: id, in: calendar, file: file, now: now, zone: zone)
+      found = try find(calendar)
     } catch {
-      if let earlier = try? rangEarlier(id: id, in: list, file: file, now: now, zone: zone) {
+      if let earlier = try? rangEarlier(in: list, file: file, now: now, find: find) {
         return earlier
       }
       throw error
     }
     if found.trigger > now,
-      let earlier = try? rangEarlier(id: id, in: list, file: file, now: now, zone: zone)
+      let earlier = try? rangEarlier(in: list, file: file, now: now, find: find)
     {
       return earlier
     }
     return found
   }
 
-  /// The firing `id` in the export a day before `now`, when it rang by `now`.
+  /// The firing `find` finds in the export a day before `now`, when it rang by `now`.
   private static func rangEarlier(
-    id: String, in list: AlarmList, file: String, now: Instant, zone: TimeZoneRules
+    in list: AlarmList, file: String, now: Instant,
+    find: ([UInt8]) throws(ResponseError) -> Firing
   ) throws(ResponseError) -> Firing? {
-    let dayBefore = now.adding(seconds: -86_400)
-    let calendar = try exported(list, file: file, now: dayBefore)
-    let found = try FiringResponder.search(id: id, in: calendar, file: file, now: now, zone: zone)
+    let calendar = try exported(list, file: file, now: now.adding(seconds: -86_400))
+    let found = try find(calendar)
     return found.trigger <= now ? found : nil
   }
 

@@ -82,11 +82,6 @@ struct TimePlacer {
     return .success((rules, local))
   }
 
-  /// The instant of a DATE or DATE-TIME property, or nil when it cannot be placed.
-  func instant(_ property: ICalProperty) -> Instant? {
-    DateTimeValue(property: property).flatMap(instant)
-  }
-
   /// The instant of a DATE or DATE-TIME value, or nil when it cannot be placed.
   func instant(_ value: DateTimeValue) -> Instant? {
     guard case .success(let placed) = place(value) else { return nil }

@@ -60,10 +60,10 @@ struct CalendarTimes {
     }
     self.definitions = definitions
     self.defined = defined
-    calendarZoneName = calendar.calendarTimeZone.flatMap {
-      TimeZoneRules(identifier: $0) == nil ? nil : $0
-    }
-    calendarZone = calendarZoneName.flatMap(TimeZoneRules.init(identifier:))
+    let name = calendar.calendarTimeZone
+    let zone = name.flatMap(TimeZoneRules.init(identifier:))
+    calendarZone = zone
+    calendarZoneName = zone == nil ? nil : name
   }
 
   /// Whether the calendar's definition of `tzid` is continued by an IANA zone past its last

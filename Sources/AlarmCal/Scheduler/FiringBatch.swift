@@ -7,7 +7,7 @@ import ICalendar
 /// whoever reads the batch (another thread, say) makes them. A batch reads its firings where
 /// the schedule found them, in one span of time, by their places in the order they are
 /// listed in; so the reader, not the finder, waits for memory that order scatters.
-public struct FiringBatch: Sendable {
+package struct FiringBatch: Sendable {
   /// A firing made already (boxed: rare, and large beside a found one), or one to make from
   /// its series.
   enum Entry: Sendable {
@@ -39,23 +39,23 @@ public struct FiringBatch: Sendable {
   var series: [AlarmSeries] = []
 
   /// An empty batch.
-  public init() {}
+  package init() {}
 
   /// How many firings it holds.
-  public var count: Int { places.count }
+  package var count: Int { places.count }
 
   /// Whether it holds none.
-  public var isEmpty: Bool { places.isEmpty }
+  package var isEmpty: Bool { places.isEmpty }
 
   /// The firing at `index` (0 ..< ``count``), made as it is read.
-  public subscript(index: Int) -> Firing {
+  package subscript(index: Int) -> Firing {
     found[Int(places[index])].firing(in: series)
   }
 
   /// The firing at `index` as its source and the values that are its own, without making it:
   /// for output that writes what a source's firings share once. Nil for a firing that shares
   /// nothing with others (read it with the subscript).
-  public func sharedSource(at index: Int) -> (source: FiringSource, own: FiringOwnValues)? {
+  package func sharedSource(at index: Int) -> (source: FiringSource, own: FiringOwnValues)? {
     guard case .found(let series, let found) = found[Int(places[index])] else { return nil }
     return (
       FiringSource(series: series, template: found.template, alarm: found.alarm),
@@ -66,7 +66,7 @@ public struct FiringBatch: Sendable {
   }
 
   /// Empties the batch, keeping the room for its places and letting go of the firings it read.
-  public mutating func removeAll() {
+  package mutating func removeAll() {
     places.removeAll(keepingCapacity: true)
     found = []
   }
@@ -76,7 +76,7 @@ public struct FiringBatch: Sendable {
 /// ``Firing/uid``, ``Firing/component``, ``Firing/file``, ``Firing/summary``,
 /// ``Firing/action``, ``Firing/alarmUID``, ``Firing/snoozeOf``, ``Firing/isSnooze``,
 /// ``Firing/settings`` and ``Firing/idSeed``.
-public struct FiringSource: Hashable, Sendable {
+package struct FiringSource: Hashable, Sendable {
   let series: Int
   let template: Int
   let alarm: Int

@@ -112,7 +112,8 @@ public struct FiringSchedule {
     }
     _ = consume text
     // A UID whose masters several calendars hold: the current one's calendar keeps it.
-    let across = Self.currentMasters(read, calendars: pieces.map(\.root))
+    let across = Self.currentMasters(
+      read, calendars: pieces.map(\.root), calendarCount: builders.count)
     for (root, builder) in builderOfRoot.enumerated() where builder >= 0 {
       builders[builder].passOver(by: across, calendar: root)
     }
@@ -125,23 +126,19 @@ public struct FiringSchedule {
     fileCount += 1
   }
 
-  /// The current master of each UID that several calendars hold, from the items read in
-  /// pieces (`calendars`: each piece's calendar), in file order.
+  /// The current master of each UID that several of the file's `calendarCount` calendars
+  /// hold, from the items read in pieces (`calendars`: each piece's calendar), in file order.
   private static func currentMasters(
-    _ read: [[SeriesBuilder.ReadItem]], calendars: [Int]
+    _ read: [[SeriesBuilder.ReadItem]], calendars: [Int], calendarCount: Int
   ) -> CurrentAcrossCalendars {
-    var across = CurrentAcrossCalendars()
-    var order = 0
-    for index in read.indices {
-      for item in read[index] {
-        defer { order += 1 }
-        guard !item.isOverride, !item.uid.isEmpty else { continue }
-        across.note(
-          uid: item.uid, calendar: calendars[index], revision: item.revision.placed(at: order),
-          line: item.line)
+    let items = read.indices.lazy.flatMap { index in
+      read[index].lazy.map { item in
+        CurrentAcrossCalendars.Item(
+          uid: item.uid, isOverride: item.isOverride, calendar: calendars[index],
+          revision: item.revision, line: item.line)
       }
     }
-    return across
+    return CurrentAcrossCalendars(calendarCount: calendarCount, items: items)
   }
 
   /// Takes a builder's walks and warnings, once every component of its calendar is added.

@@ -56,10 +56,10 @@ struct AlarmIdentity: Equatable {
 }
 
 /// What a clock app offers when an alarm rings: its sound, and whether and for how long it
-/// snoozes. Read from a VALARM as `convert` reads it into an alarm record, so a firing carries
-/// the values of its alarm's record: alarmcal's `X-ALARMCAL-SOUND`, `X-ALARMCAL-SNOOZE` and
-/// `X-ALARMCAL-SNOOZE-INTERVAL`, else an AUDIO alarm's ATTACH (a name or URI, not embedded
-/// bytes); an alarm with none of them has ``standard``.
+/// snoozes. `convert` reads a VALARM into an alarm record with it (`CalendarMapper`), so a
+/// firing carries the values of its alarm's record: alarmcal's `X-ALARMCAL-SOUND`,
+/// `X-ALARMCAL-SNOOZE` and `X-ALARMCAL-SNOOZE-INTERVAL`, else an AUDIO (or NONE) alarm's ATTACH
+/// (a name or URI, not embedded bytes); an alarm with none of them has ``standard``.
 public struct AlarmSettings: Equatable, Sendable {
   /// The sound's name; nil for the default sound.
   public let sound: String?

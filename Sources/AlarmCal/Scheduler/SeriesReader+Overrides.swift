@@ -25,7 +25,7 @@ extension SeriesReader {
     for override in overrides {
       guard let idProperty = override.property(uppercased: "RECURRENCE-ID"),
         let idValue = DateTimeValue(property: idProperty),
-        let recurrenceID = recurrenceID(of: idValue, seriesIsDate: placed.isDate)
+        let recurrenceID = recurrenceID(of: idValue)
       else {
         warn(override, uid, "RECURRENCE-ID cannot be read; the override is ignored")
         continue

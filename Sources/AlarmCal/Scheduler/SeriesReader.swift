@@ -116,7 +116,7 @@ struct SeriesReader {
       file: file, fileIndex: fileIndex, uid: uid, component: item.name, identity: identity)
     let fixedRecurrenceID = item.property(uppercased: "RECURRENCE-ID")
       .flatMap(DateTimeValue.init(property:))
-      .flatMap { recurrenceID(of: $0, seriesIsDate: placed.isDate) }
+      .flatMap { recurrenceID(of: $0) }
     // A cancelled event and a completed task do not ring; their overrides ring for their own.
     let singles =
       template.cancelled
@@ -318,7 +318,8 @@ struct SeriesReader {
     return .exact(seconds: endInstant.secondsSince1970 - startInstant.secondsSince1970)
   }
 
-  func recurrenceID(of value: DateTimeValue, seriesIsDate: Bool) -> RecurrenceID? {
+  /// The instance a RECURRENCE-ID `value` names: its date, or the instant of its date-time.
+  func recurrenceID(of value: DateTimeValue) -> RecurrenceID? {
     if case .date(let date) = value { return .date(date) }
     return times.instant(value).map(RecurrenceID.instant)
   }

@@ -26,9 +26,6 @@ public struct ICalendarPrinter: Sendable {
     return String(decoding: printer.writer.bytes, as: UTF8.self)
   }
 
-  /// The text written so far, as UTF-8.
-  public var bytes: [UInt8] { writer.bytes }
-
   /// Gives up the text written so far, as UTF-8, leaving the printer empty.
   public mutating func takeBytes() -> [UInt8] { writer.takeBytes() }
 

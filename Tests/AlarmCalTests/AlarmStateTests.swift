@@ -60,8 +60,7 @@ import Testing
       defaultZone: try #require(TimeZoneRules(identifier: "Europe/Berlin")),
       includeAcknowledged: true)
     try schedule.read(Array(text.utf8), file: "a.ics")
-    var found: [Firing] = []
-    for firing in schedule.firings(from: now, to: nil, limit: 6) { found.append(firing) }
+    let found = Array(schedule.firings(from: now, to: nil, limit: 6))
     #expect(found.map(\.acknowledged) == [true, true, true, false, false, false])
   }
 
@@ -200,10 +199,7 @@ import Testing
       """
     var schedule = FiringSchedule(defaultZone: .utc)
     try schedule.read(Array(text.utf8), file: "a.ics")
-    var firings: [Firing] = []
-    for firing in schedule.firings(from: Instant(secondsSince1970: 0), to: nil, limit: 1) {
-      firings.append(firing)
-    }
+    let firings = Array(schedule.firings(from: Instant(secondsSince1970: 0), to: nil, limit: 1))
     let rang = try #require(firings.first)
     let written = try FiringResponder.respond(
       .snooze(until: now.adding(seconds: 300)), toFiring: rang.id.description,

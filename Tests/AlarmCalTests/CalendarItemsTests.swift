@@ -55,10 +55,7 @@ import Testing
   {
     var schedule = FiringSchedule(defaultZone: .utc)
     try schedule.read(Array(text.utf8), file: "a.ics")
-    var rings: [String] = []
-    for firing in schedule.firings(from: now, to: nil, limit: count) {
-      rings.append(firing.trigger.description)
-    }
+    let rings = schedule.firings(from: now, to: nil, limit: count).map(\.trigger.description)
     return (rings, schedule.warnings.map { "\($0.line ?? 0): \($0.message)" })
   }
 

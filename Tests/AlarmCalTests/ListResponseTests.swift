@@ -9,8 +9,7 @@ import Testing
   private func firings(_ bytes: [UInt8], from: Instant, limit: Int = 8) throws -> [Firing] {
     var schedule = FiringSchedule(defaultZone: .utc, includeAcknowledged: true)
     try schedule.read(bytes, file: "f.ics")
-    var found: [Firing] = []
-    for firing in schedule.firings(from: from, to: nil, limit: limit) { found.append(firing) }
+    let found = Array(schedule.firings(from: from, to: nil, limit: limit))
     return found
   }
 

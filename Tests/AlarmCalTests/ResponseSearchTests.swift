@@ -23,8 +23,7 @@ import Testing
   private func firing(in bytes: [UInt8], from: Instant) throws -> Firing {
     var schedule = FiringSchedule(defaultZone: .utc, includeAcknowledged: true)
     try schedule.read(bytes, file: "dense.ics")
-    var found: [Firing] = []
-    for firing in schedule.firings(from: from, to: nil, limit: 1) { found.append(firing) }
+    let found = Array(schedule.firings(from: from, to: nil, limit: 1))
     return try #require(found.first)
   }
 

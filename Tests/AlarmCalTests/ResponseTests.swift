@@ -11,8 +11,7 @@ import Testing
   ) throws -> [Firing] {
     var schedule = FiringSchedule(defaultZone: .utc, includeAcknowledged: includeAcknowledged)
     try schedule.read(bytes, file: "f.ics")
-    var found: [Firing] = []
-    for firing in schedule.firings(from: from, to: nil, limit: limit) { found.append(firing) }
+    let found = Array(schedule.firings(from: from, to: nil, limit: limit))
     return found
   }
 

@@ -49,10 +49,8 @@ import Testing
   static func rings(_ text: String) throws -> (rings: [String], warnings: [String]) {
     var schedule = FiringSchedule(defaultZone: .utc)
     try schedule.read(Array(text.utf8), file: "a.ics")
-    var rings: [String] = []
-    for firing in schedule.firings(from: Instant(secondsSince1970: 0), to: nil, limit: 100) {
-      rings.append(firing.trigger.description)
-    }
+    let rings = schedule.firings(from: Instant(secondsSince1970: 0), to: nil, limit: 100).map(
+      \.trigger.description)
     return (rings, schedule.warnings.map(\.message))
   }
 

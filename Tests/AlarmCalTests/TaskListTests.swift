@@ -133,8 +133,7 @@ import Testing
     var schedule = FiringSchedule(
       defaultZone: try #require(TimeZoneRules(identifier: "Europe/Berlin")))
     try schedule.read(Array(text.utf8), file: "t.ics")
-    var firings: [Firing] = []
-    for firing in schedule.firings(from: now, to: nil, limit: nil) { firings.append(firing) }
+    let firings = Array(schedule.firings(from: now, to: nil, limit: nil))
     #expect(
       firings.map { "\($0.uid) \($0.trigger)" } == [
         "T1 2026-12-07T15:00:00Z", "T2 2026-12-19T23:00:00Z",

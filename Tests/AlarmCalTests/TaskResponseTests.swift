@@ -27,8 +27,7 @@ import Testing
   private func firings(_ bytes: [UInt8], from: Instant) throws -> [Firing] {
     var schedule = FiringSchedule(defaultZone: .utc)
     try schedule.read(bytes, file: "f.ics")
-    var found: [Firing] = []
-    for firing in schedule.firings(from: from, to: nil, limit: 4) { found.append(firing) }
+    let found = Array(schedule.firings(from: from, to: nil, limit: 4))
     return found
   }
 

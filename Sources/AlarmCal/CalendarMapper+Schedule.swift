@@ -30,27 +30,28 @@ extension CalendarMapper {
       return nil
     }
     let rule = read.rule
-    let why: String? =
-      switch rule.frequency {
-      case .daily, .weekly:
-        if rule.interval != 1 {
-          "RRULE \(rule.text) repeats every \(rule.interval) \(rule.frequency == .daily ? "days" : "weeks"); a clock alarm repeats every week"
-        } else if rule.count != nil || rule.until != nil {
-          "RRULE \(rule.text) ends (COUNT/UNTIL); a clock alarm repeats without end"
-        } else if rule.hasByPartsBesidesDay || rule.byDay.contains(where: { $0.ordinal != nil }) {
-          "RRULE \(rule.text) selects days a clock alarm cannot express"
-        } else {
-          nil
-        }
-      default:
-        "RRULE \(rule.text) repeats \(rule.frequency.rawValue.lowercased()); a clock alarm repeats on weekdays"
-      }
-    if let why {
-      lose(item, why, .skipped)
+    guard rule.repeatsWeeklyForever else {
+      lose(item, Self.whyNotWeekly(rule), .skipped)
       return nil
     }
     if !rule.byDay.isEmpty { return read.byDayWeekdays }
     return rule.frequency == .daily ? Set(Weekday.allCases) : [start.date.weekday]
+  }
+
+  /// Why `rule`, which does not repeat a weekly pattern for ever, is no clock alarm's.
+  private static func whyNotWeekly(_ rule: RecurrenceRule) -> String {
+    switch rule.frequency {
+    case .daily, .weekly:
+      if rule.interval != 1 {
+        "RRULE \(rule.text) repeats every \(rule.interval) \(rule.frequency == .daily ? "days" : "weeks"); a clock alarm repeats every week"
+      } else if rule.count != nil || rule.until != nil {
+        "RRULE \(rule.text) ends (COUNT/UNTIL); a clock alarm repeats without end"
+      } else {
+        "RRULE \(rule.text) selects days a clock alarm cannot express"
+      }
+    default:
+      "RRULE \(rule.text) repeats \(rule.frequency.rawValue.lowercased()); a clock alarm repeats on weekdays"
+    }
   }
 
   /// The RRULE value `text` read as a rule, read once per distinct text.

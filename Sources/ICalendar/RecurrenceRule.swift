@@ -75,6 +75,13 @@ public struct RecurrenceRule: Equatable, Sendable {
       && byYearDay.isEmpty && byWeekNo.isEmpty && byMonth.isEmpty && bySetPos.isEmpty)
   }
 
+  /// Whether the rule repeats one weekly pattern without end: DAILY or WEEKLY, every day or
+  /// week, no COUNT or UNTIL, and no part but plain weekdays (no ordinals such as `1MO`).
+  public var repeatsWeeklyForever: Bool {
+    (frequency == .daily || frequency == .weekly) && interval == 1 && count == nil
+      && until == nil && !hasByPartsBesidesDay && byDay.allSatisfy { $0.ordinal == nil }
+  }
+
   /// Parses an RRULE value such as `FREQ=WEEKLY;BYDAY=MO,WE`.
   public init(parsing text: String) throws(RecurrenceRuleError) {
     var frequency: Frequency?

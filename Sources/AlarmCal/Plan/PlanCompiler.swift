@@ -34,7 +34,7 @@ public struct PlanCompiler {
   public static let horizonDays = 732
 
   private var schedule: FiringSchedule
-  private var facts = PlanSourceFacts()
+  private var facts: PlanSourceFacts
   private var fileCount = 0
 
   /// An empty compiler; ``read(_:file:)`` adds calendars. `workLimit`: the candidates one rule
@@ -49,6 +49,7 @@ public struct PlanCompiler {
     self.budget = budget
     horizonEnd = now.adding(seconds: Int64(Self.horizonDays) * 86_400)
     schedule = FiringSchedule(defaultZone: zone, workLimit: workLimit)
+    facts = PlanSourceFacts(zone: zone, now: now, horizonEnd: horizonEnd)
   }
 
   /// Warnings found reading the calendars.
@@ -61,7 +62,7 @@ public struct PlanCompiler {
   public mutating func read(_ bytes: [UInt8], file: String) throws(ICalendarSyntaxError) {
     let roots = try ICalendarReader.read(bytes)
     try schedule.read(bytes, file: file)
-    facts.read(roots, fileIndex: fileCount, zone: zone)
+    facts.read(roots, fileIndex: fileCount)
     fileCount += 1
   }
 
@@ -99,14 +100,13 @@ public struct PlanCompiler {
     }
     if validUntil == nil {
       let everyUnit = units.unitOfFiring.count == firings.count
-      let allForever = facts.series.values.allSatisfy { !$0.hasAlarms || $0.forever }
       // For ever means past the horizon too: each repeating request's wall-clock time must
       // occur once on its weekday through a whole 28-year cycle of dates and weekdays.
       let clear = met.keys.allSatisfy { unit in
         let (weekday, time) = units.keys[unit]
         return occursOnceEveryWeek(weekday: weekday, time: time)
       }
-      validUntil = !cut && everyUnit && allForever && clear ? nil : horizonEnd
+      validUntil = !cut && everyUnit && facts.everySeriesRingsForever && clear ? nil : horizonEnd
     }
     if let end = validUntil {
       oneShots.removeAll { firings[$0].trigger >= end }
@@ -185,8 +185,7 @@ public struct PlanCompiler {
   /// Whether the firing's series reads its times on the plan zone's wall clock: a series in
   /// another zone is planned as one-shots at its instants.
   private func seriesOnPlanWallClock(_ firing: Firing) -> Bool {
-    facts.series[PlanSourceFacts.key(fileIndex: firing.fileIndex, uid: firing.uid)]?.zoneMatches
-      ?? false
+    facts.isOnPlanClock(fileIndex: firing.fileIndex, uid: firing.uid)
   }
 
   /// Whether `triggers` are exactly `time` on every `weekday` from now to the horizon's end,

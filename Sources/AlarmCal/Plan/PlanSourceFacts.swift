@@ -1,98 +1,153 @@
 import ICalendar
 
-/// What the plan needs from a calendar's text that the firings do not say: whether a series
-/// provably rings the same weekly pattern forever. (An alarm's sound and snooze are on its
-/// firings: ``Firing/settings``.)
+/// What the plan needs from a calendar's text that the firings do not say: whether each series
+/// provably rings the same weekly pattern for ever on the plan zone's wall clock. Series are
+/// grouped, and their current revisions chosen, as the scheduler does (``CalendarItems``); their
+/// times are placed as it places them (``CalendarTimes``). (An alarm's sound and snooze are on
+/// its firings: ``Firing/settings``.)
 struct PlanSourceFacts {
-  /// One UID of one file.
-  struct SeriesFacts {
-    /// Whether the series' firings are, by its text alone, a weekly pattern with no end and
-    /// no exception, on the plan zone's wall clock (see ``PlanCompiler``).
-    var forever = false
-    /// Whether the series has a VALARM that can ring: not switched off (ACTION:NONE), not of
-    /// a completed task.
-    var hasAlarms = false
-    /// Whether the series' times are on the plan zone's wall clock (its TZID, or floating).
-    var zoneMatches = false
+  /// The zone whose wall clock repeating requests follow.
+  let zone: TimeZoneRules
+  /// When the plan starts: an acknowledgement before it covers no firing to come.
+  let now: Instant
+  /// The end of the plan's horizon: a file's VTIMEZONE must agree with `zone` up to it.
+  let horizonEnd: Instant
+
+  /// Whether every series with an alarm that can ring is, by its text, a weekly pattern with
+  /// no end and no exception, on the plan zone's wall clock (see ``PlanCompiler``).
+  private(set) var everySeriesRingsForever = true
+  /// Whether the series with alarms of each (file index, UID) are on the plan zone's wall
+  /// clock. A file's series without a UID share their firings' empty UID, so one entry:
+  /// whether all of them are.
+  private var onPlanClock: [String: Bool] = [:]
+
+  init(zone: TimeZoneRules, now: Instant, horizonEnd: Instant) {
+    self.zone = zone
+    self.now = now
+    self.horizonEnd = horizonEnd
   }
 
-  /// The facts of each (file index, UID).
-  private(set) var series: [String: SeriesFacts] = [:]
+  /// Whether the series of `uid` in file `fileIndex` reads its times on the plan zone's wall
+  /// clock: a series in another zone is planned as one-shots at its instants.
+  func isOnPlanClock(fileIndex: Int, uid: String) -> Bool {
+    onPlanClock[Self.key(fileIndex: fileIndex, uid: uid)] ?? false
+  }
 
-  static func key(fileIndex: Int, uid: String) -> String { "\(fileIndex)\u{0}\(uid)" }
+  private static func key(fileIndex: Int, uid: String) -> String { "\(fileIndex)\u{0}\(uid)" }
 
-  /// Reads the VEVENTs and VTODOs of `roots` (file `fileIndex`) for a plan in `zone`.
-  mutating func read(_ roots: [ICalComponent], fileIndex: Int, zone: TimeZoneRules) {
-    var counts: [String: Int] = [:]
+  /// Reads the VEVENTs and VTODOs of `roots` (file `fileIndex`).
+  mutating func read(_ roots: [ICalComponent], fileIndex: Int) {
     for root in roots where root.name == "VCALENDAR" {
-      for child in root.components where child.name == "VEVENT" || child.name == "VTODO" {
-        // The UID as the scheduler reads it (its TEXT unescaped), so the facts meet its firings.
-        let uid = child.property(uppercased: "UID")?.text ?? ""
-        let key = Self.key(fileIndex: fileIndex, uid: uid)
-        counts[key, default: 0] += 1
-        var facts = series[key] ?? SeriesFacts()
-        let valarms = child.components.filter { $0.name == "VALARM" }
-        let ringing = valarms.contains {
-          AlarmComponent.action(of: $0) != AlarmVocabulary.disabledAction
-        }
-        facts.hasAlarms = facts.hasAlarms || (ringing && !child.isCompletedTask)
-        if child.property(uppercased: "RECURRENCE-ID") == nil {
-          facts.zoneMatches = Self.zoneMatches(child, zone: zone)
-          facts.forever =
-            facts.zoneMatches && Self.ringsWeeklyForever(child, valarms: valarms)
-        }
-        series[key] = facts
+      let times = CalendarTimes(calendar: root, defaultZone: zone)
+      let items = root.components.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
+      for series in Self.series(of: items, times: times) {
+        let master = series.master.map { items[$0.item] }
+        let components = (master.map { [$0] } ?? []) + series.overridesInFileOrder.map { items[$0] }
+        guard components.contains(where: Self.hasRingingAlarm) else { continue }
+        let onClock = master.map { isOnPlanClock($0, times: times) } ?? false
+        let key = Self.key(fileIndex: fileIndex, uid: series.uid)
+        onPlanClock[key] = (onPlanClock[key] ?? true) && onClock
+        let forever =
+          series.overrides.isEmpty && onClock
+          && master.map { ringsWeeklyForever($0, times: times) } == true
+        everySeriesRingsForever = everySeriesRingsForever && forever
       }
     }
-    // Overrides, or several components with one UID, are exceptions to the pattern.
-    for (key, count) in counts where count > 1 { series[key]?.forever = false }
   }
 
-  /// Whether a VALARM is or holds a snooze: an RFC 9074 snooze alarm, or Thunderbird's.
-  private static func isSnooze(_ alarm: ICalComponent) -> Bool {
-    AlarmComponent.snoozeOf(alarm) != nil
-      || alarm.properties.contains { $0.name.hasPrefix(AlarmComponent.mozillaSnoozeTime) }
+  /// One calendar's items grouped into series by ``CalendarItems``, each a place in `items`.
+  private static func series(of items: [ICalComponent], times: CalendarTimes)
+    -> [CalendarItems<Int>.Series]
+  {
+    var grouping = CalendarItems<Int>(capacity: items.count)
+    for (index, item) in items.enumerated() {
+      // The UID as the scheduler reads it (its TEXT unescaped), so the facts meet its firings.
+      let uid = item.property(uppercased: "UID")?.text ?? ""
+      let key = grouping.key(uid: uid, of: item)
+      let revision = ComponentRevision(of: item, order: index)
+      if let recurrenceID = item.property(uppercased: "RECURRENCE-ID") {
+        _ = grouping.addOverride(
+          index, key: key, uid: uid,
+          recurrence: CalendarItems<Int>.recurrenceKey(recurrenceID, times: times),
+          revision: revision, line: item.line)
+      } else {
+        _ = grouping.addMaster(index, key: key, uid: uid, revision: revision, line: item.line)
+      }
+    }
+    return grouping.takeSeries()
   }
 
-  /// Whether the times of `item` (its DTSTART, else its DUE) are on `zone`'s wall clock.
-  private static func zoneMatches(_ item: ICalComponent, zone: TimeZoneRules) -> Bool {
-    guard let start = item.property(uppercased: "DTSTART") ?? item.property(uppercased: "DUE")
+  /// Whether `item` has a VALARM that can ring: not switched off (ACTION:NONE), not of a
+  /// completed task.
+  private static func hasRingingAlarm(_ item: ICalComponent) -> Bool {
+    !item.isCompletedTask
+      && item.components.contains {
+        $0.name == "VALARM" && AlarmComponent.action(of: $0) != AlarmVocabulary.disabledAction
+      }
+  }
+
+  /// Whether the scheduler reads the times of `item` (its DTSTART, a task's DUE without one)
+  /// on the plan zone's wall clock: where ``CalendarTimes`` places them is that zone, or a
+  /// VTIMEZONE naming it that agrees with it (up to the horizon's end, or, cut short, where it
+  /// defines offsets and then continued by it).
+  private func isOnPlanClock(_ item: ICalComponent, times: CalendarTimes) -> Bool {
+    guard let placed = Self.start(of: item).flatMap(times.place) else { return false }
+    switch placed.zone {
+    case let rules as TimeZoneRules:
+      return rules.identifier == zone.identifier
+    case let continued as ContinuedZone:
+      return continued.continuation.identifier == zone.identifier
+    case let rules as VTimezoneRules:
+      guard case .zoned(_, let tzid)? = Self.start(of: item),
+        times.defined.contains(where: { $0.tzid == tzid && $0.named == zone.identifier })
+      else { return false }
+      return VTimezoneMatcher.agrees(rules, with: zone.identifier, from: now, to: horizonEnd)
+    default:
+      return false
+    }
+  }
+
+  /// The value the scheduler places a series by: DTSTART, or a task's DUE without one.
+  private static func start(of item: ICalComponent) -> DateTimeValue? {
+    let anchor =
+      item.property(uppercased: "DTSTART")
+      ?? (item.name == "VTODO" ? item.property(uppercased: "DUE") : nil)
+    return anchor.flatMap(DateTimeValue.init(property:))
+  }
+
+  /// Whether `event` rings, by its text, on a fixed weekly pattern for ever: a VEVENT whose one
+  /// RRULE repeats a weekly pattern for ever (``RecurrenceRule/repeatsWeeklyForever``), with
+  /// no EXDATE, RDATE or cancellation, a DATE-TIME start, and alarms with relative triggers,
+  /// no snooze, and no acknowledgement (ACKNOWLEDGED, Thunderbird's X-MOZ-LASTACK) from now on.
+  private func ringsWeeklyForever(_ event: ICalComponent, times: CalendarTimes) -> Bool {
+    guard event.name == "VEVENT", !event.isCancelled,
+      !event.hasProperty(uppercased: "EXDATE"), !event.hasProperty(uppercased: "RDATE"),
+      let start = Self.start(of: event), !start.isDate,
+      event.properties.count(where: { $0.name == "RRULE" }) == 1,
+      let text = event.propertyValue(uppercased: "RRULE"),
+      let rule = try? RecurrenceRule(parsing: text), rule.repeatsWeeklyForever,
+      !event.properties.contains(where: { $0.name.hasPrefix(AlarmComponent.mozillaSnoozeTime) }),
+      !coversFiringsToCome(AlarmComponent.mozillaLastAck(of: event), times: times)
     else { return false }
-    if let tzid = start.parameter(uppercased: "TZID") { return tzid == zone.identifier }
-    if start.value.hasSuffix("Z") {
-      return zone.identifier == "UTC" || zone.identifier == "Etc/UTC"
+    for alarm in event.components where alarm.name == "VALARM" {
+      if AlarmComponent.snoozeOf(alarm) != nil
+        || coversFiringsToCome(AlarmComponent.acknowledged(of: alarm), times: times)
+      {
+        return false
+      }
+      let absolute = alarm.properties.contains {
+        $0.name.uppercased() == "TRIGGER"
+          && $0.parameter(uppercased: "VALUE")?.uppercased() == "DATE-TIME"
+      }
+      if absolute { return false }
     }
     return true
   }
 
-  /// Whether `event` rings, by its text, on a fixed weekly pattern for ever: a VEVENT whose
-  /// rule is DAILY or WEEKLY (interval 1, BYDAY at most, no COUNT or UNTIL), with no EXDATE,
-  /// RDATE or cancellation, a DTSTART on the wall clock of `zone` (its TZID, or floating),
-  /// and alarms with relative triggers and no acknowledgement or snooze.
-  private static func ringsWeeklyForever(_ event: ICalComponent, valarms: [ICalComponent])
-    -> Bool
-  {
-    guard event.name == "VEVENT", !event.isCancelled,
-      event.property(uppercased: "EXDATE") == nil, event.property(uppercased: "RDATE") == nil,
-      let start = event.property(uppercased: "DTSTART"),
-      start.parameter(uppercased: "VALUE")?.uppercased() != "DATE", start.value.count >= 15,
-      event.properties.filter({ $0.name == "RRULE" }).count == 1,
-      let text = event.propertyValue(uppercased: "RRULE"),
-      let rule = try? RecurrenceRule(parsing: text),
-      rule.frequency == .daily || rule.frequency == .weekly, rule.interval == 1,
-      rule.count == nil, rule.until == nil, !rule.hasByPartsBesidesDay,
-      rule.byDay.allSatisfy({ $0.ordinal == nil })
-    else { return false }
-    for alarm in valarms {
-      if isSnooze(alarm) { return false }
-      for property in alarm.properties {
-        let name = property.name.uppercased()
-        if name == "ACKNOWLEDGED" { return false }
-        if name == "TRIGGER", property.parameter(uppercased: "VALUE")?.uppercased() == "DATE-TIME" {
-          return false
-        }
-      }
-    }
-    return !event.properties.contains { $0.name.hasPrefix(AlarmComponent.mozillaSnoozeTime) }
+  /// Whether an acknowledgement covers firings from now on (one at or after a firing covers
+  /// it); one the scheduler cannot place covers nothing, as there.
+  private func coversFiringsToCome(_ value: DateTimeValue?, times: CalendarTimes) -> Bool {
+    guard let instant = value.flatMap(times.instant) else { return false }
+    return instant >= now
   }
 }

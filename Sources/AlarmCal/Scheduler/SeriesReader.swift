@@ -50,14 +50,13 @@ struct SeriesReader {
   private struct RuleTraits {
     /// No COUNT and no UNTIL.
     let endless: Bool
-    /// Endless, weekly, and with no part but plain weekdays: an instance every week.
+    /// A weekly pattern for ever (``RecurrenceRule/repeatsWeeklyForever``): an instance every
+    /// week.
     let everyWeek: Bool
 
     init(_ rule: RecurrenceRule) {
       endless = rule.count == nil && rule.until == nil
-      everyWeek =
-        endless && rule.frequency == .weekly && !rule.hasByPartsBesidesDay
-        && rule.byDay.allSatisfy { $0.ordinal == nil }
+      everyWeek = rule.repeatsWeeklyForever
     }
   }
 
@@ -258,8 +257,8 @@ struct SeriesReader {
   private func probe(
     _ text: String, _ rule: RuleTraits, _ iterator: RecurrenceIterator?, start: LocalDateTime
   ) -> String? {
-    // A weekly rule without an end whose only part is plain weekdays has an instance in every
-    // week (within a few candidates), so the copy need not be run: most calendars' rules.
+    // A rule that repeats a weekly pattern for ever has an instance in every week (within a
+    // few candidates), so the copy need not be run: most calendars' rules.
     if rule.everyWeek, start.date.year < 9999, workLimit >= 1_000 { return nil }
     guard var copy = iterator else { return nil }
     _ = copy.next()  // DTSTART

@@ -1,77 +1,84 @@
 /// alarmcal(1) in roff, made from the command declarations (`alarmcal --generate-manual`).
 enum ManualPage {
   static func roff(_ commands: [CommandDeclaration]) -> String {
-    var page = """
-      .TH ALARMCAL 1 "" "\(HelpText.version)" "User Commands"
-      .SH NAME
-      alarmcal \\- move alarms between clock apps and calendars
-      .SH SYNOPSIS
-      .B alarmcal
-      .I command
-      .RI [ options ]
-      .br
-      .B alarmcal
-      .B \\-\\-generate\\-manual
-      .br
-      .B alarmcal
-      .B \\-\\-generate\\-completion\\-script
-      .I bash|zsh|fish
-      .SH DESCRIPTION
-      alarmcal converts alarm lists (JSON) to iCalendar and back, lists when the alarms of
-      iCalendar files go off, checks iCalendar files, answers a ringing alarm (snooze, dismiss),
-      plans an app's notifications, and moves alarms to and from CalDAV calendars.
-      Every command answers
-      .B \\-\\-help
-      with its options.
-      .SH COMMANDS
+    header + commands.map(section).joined() + trailer
+  }
 
-      """
-    for command in commands {
-      page += ".SS \"\(escaped(command.name))\"\n"
-      page += ".B \(escaped(String(HelpText.usage(command).dropFirst("Usage: ".count))))\n"
-      page += ".PP\n" + escaped(command.abstract) + "\n"
-      if !command.discussion.isEmpty { page += ".PP\n" + paragraphs(command.discussion) }
-      for argument in command.arguments {
-        page += ".TP\n.I \(escaped(argument.synopsis))\n" + escaped(argument.help) + "\n"
-      }
-      for option in command.options {
-        var term = "\\fB" + escaped(option.flagName) + "\\fR"
-        if let short = option.short { term = "\\fB\\-\(short)\\fR, " + term }
-        if option.takesValue { term += " \\fI" + escaped(option.placeholder) + "\\fR" }
-        page += ".TP\n" + term + "\n" + escaped(HelpText.described(option)) + "\n"
-      }
-      if !command.epilogue.isEmpty { page += ".PP\n" + paragraphs(command.epilogue) }
+  /// The page's name, synopsis and description, up to the commands' sections.
+  private static let header = """
+    .TH ALARMCAL 1 "" "\(HelpText.version)" "User Commands"
+    .SH NAME
+    alarmcal \\- move alarms between clock apps and calendars
+    .SH SYNOPSIS
+    .B alarmcal
+    .I command
+    .RI [ options ]
+    .br
+    .B alarmcal
+    .B \\-\\-generate\\-manual
+    .br
+    .B alarmcal
+    .B \\-\\-generate\\-completion\\-script
+    .I bash|zsh|fish
+    .SH DESCRIPTION
+    alarmcal converts alarm lists (JSON) to iCalendar and back, lists when the alarms of
+    iCalendar files go off, checks iCalendar files, answers a ringing alarm (snooze, dismiss),
+    plans an app's notifications, and moves alarms to and from CalDAV calendars.
+    Every command answers
+    .B \\-\\-help
+    with its options.
+    .SH COMMANDS
+
+    """
+
+  /// One command's section: its usage, abstract, discussion, arguments and options.
+  private static func section(_ command: CommandDeclaration) -> String {
+    var page = ".SS \"\(escaped(command.name))\"\n"
+    page += ".B \(escaped(String(HelpText.usage(command).dropFirst("Usage: ".count))))\n"
+    page += ".PP\n" + escaped(command.abstract) + "\n"
+    if !command.discussion.isEmpty { page += ".PP\n" + paragraphs(command.discussion) }
+    for argument in command.arguments {
+      page += ".TP\n.I \(escaped(argument.synopsis))\n" + escaped(argument.help) + "\n"
     }
-    page += """
-      .SH "EXIT STATUS"
-      0 done; 1 the job found problems (validation errors, conflicts, refusals, \\-\\-strict
-      losses, no such firing); 64 usage error; 65 unusable input data; 66 missing or unreadable
-      input; 69 CalDAV server unreachable; 73 CalDAV server full; 74 output not writable;
-      75 the file was being edited by another program; 76 unusable CalDAV answer;
-      77 credentials, access or the file's permissions refused.
-      Errors are written as
-      .IR "alarmcal COMMAND: error: MESSAGE" .
-      .SH ENVIRONMENT
-      .TP
-      .B SOURCE_DATE_EPOCH
-      The DTSTAMP of what convert and push export, in whole seconds since 1970.
-      .TP
-      .B ALARMCAL_PASSWORD
-      The CalDAV password, when no \\-\\-password\\-file is given.
-      .TP
-      .B NO_COLOR
-      No colour, even on a terminal.
-      .SH FILES
-      .TP
-      .I ~/.netrc
-      CalDAV credentials by host.
-      .TP
-      .I .FILE.caldav.json
-      What push and pull last exchanged for FILE.
-
-      """
+    for option in command.options {
+      var term = "\\fB" + escaped(option.flagName) + "\\fR"
+      if let short = option.short { term = "\\fB\\-\(short)\\fR, " + term }
+      if option.takesValue { term += " \\fI" + escaped(option.placeholder) + "\\fR" }
+      page += ".TP\n" + term + "\n" + escaped(HelpText.described(option)) + "\n"
+    }
+    if !command.epilogue.isEmpty { page += ".PP\n" + paragraphs(command.epilogue) }
     return page
   }
+
+  /// Exit status, environment and files, after the commands.
+  private static let trailer = """
+    .SH "EXIT STATUS"
+    0 done; 1 the job found problems (validation errors, conflicts, refusals, \\-\\-strict
+    losses, no such firing); 64 usage error; 65 unusable input data; 66 missing or unreadable
+    input; 69 CalDAV server unreachable; 73 CalDAV server full; 74 output not writable;
+    75 the file was being edited by another program; 76 unusable CalDAV answer;
+    77 credentials, access or the file's permissions refused.
+    Errors are written as
+    .IR "alarmcal COMMAND: error: MESSAGE" .
+    .SH ENVIRONMENT
+    .TP
+    .B SOURCE_DATE_EPOCH
+    The DTSTAMP of what convert and push export, in whole seconds since 1970.
+    .TP
+    .B ALARMCAL_PASSWORD
+    The CalDAV password, when no \\-\\-password\\-file is given.
+    .TP
+    .B NO_COLOR
+    No colour, even on a terminal.
+    .SH FILES
+    .TP
+    .I ~/.netrc
+    CalDAV credentials by host.
+    .TP
+    .I .FILE.caldav.json
+    What push and pull last exchanged for FILE.
+
+    """
 
   /// Text for roff: backslashes and dashes escaped, no line starting with a control character.
   static func escaped(_ text: String) -> String {

@@ -11,8 +11,9 @@ public enum DAVError: Error, Equatable, Sendable, CustomStringConvertible {
   case notFound(url: String)
   /// 412: the resource changed since its ETag was read (or a new one already exists).
   case preconditionFailed(url: String)
-  /// 507 (or 413): the server has no room for this.
-  case insufficientStorage(url: String)
+  /// 507: the server has no room for this; or 413 (RFC 9110 §15.5.14): it takes no resource
+  /// this large. `status` is the one the server answered.
+  case insufficientStorage(url: String, status: Int = 507)
   /// The TLS handshake failed (certificate not trusted, wrong host name, ...).
   case tls(url: String, reason: String)
   /// No connection could be made, or it broke, after the retries.
@@ -41,7 +42,9 @@ public enum DAVError: Error, Equatable, Sendable, CustomStringConvertible {
     case .preconditionFailed(let url):
       return
         "\(Self.printable(url)): 412 Precondition Failed: changed on the server since it was read"
-    case .insufficientStorage(let url):
+    case .insufficientStorage(let url, 413):
+      return "\(Self.printable(url)): 413 Content Too Large: the server takes nothing this large"
+    case .insufficientStorage(let url, _):
       return "\(Self.printable(url)): 507 Insufficient Storage: the server has no room for this"
     case .tls(let url, let reason):
       return "\(Self.printable(url)): TLS failure: \(Self.printable(reason))"
@@ -86,7 +89,7 @@ public enum DAVError: Error, Equatable, Sendable, CustomStringConvertible {
     case 403: return .forbidden(url: text)
     case 404, 410: return .notFound(url: text)
     case 412: return .preconditionFailed(url: text)
-    case 413, 507: return .insufficientStorage(url: text)
+    case 413, 507: return .insufficientStorage(url: text, status: status)
     default: return .status(status, url: text)
     }
   }

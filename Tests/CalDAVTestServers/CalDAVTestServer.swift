@@ -96,8 +96,9 @@ public final class CalDAVTestServer: @unchecked Sendable {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("scripts/cyrus-server")
 
-  /// Starts a server of `kind` and creates its `alarms` calendar.
-  public init(_ kind: Kind) throws {
+  /// Starts a server of `kind` and creates its `alarms` calendar. `radicaleOptions` are added
+  /// to Radicale's command line (such as `--server-max-content-length`); other kinds take none.
+  public init(_ kind: Kind, radicaleOptions: [String] = []) throws {
     self.kind = kind
     guard kind != .cyrus else {
       // The helper makes the calendar too.
@@ -119,12 +120,13 @@ public final class CalDAVTestServer: @unchecked Sendable {
     if kind == .radicale {
       let users = folder.appendingPathComponent("users").path
       try Data("alice:secret\n".utf8).write(to: URL(fileURLWithPath: users))
-      arguments = [
-        "-m", "radicale", "--config", "", "--server-hosts", "127.0.0.1:\(port)",
-        "--storage-filesystem-folder", data, "--auth-type", "htpasswd",
-        "--auth-htpasswd-filename", users, "--auth-htpasswd-encryption", "plain",
-        "--auth-delay", "0", "--rights-type", "owner_only", "--logging-level", "warning",
-      ]
+      arguments =
+        [
+          "-m", "radicale", "--config", "", "--server-hosts", "127.0.0.1:\(port)",
+          "--storage-filesystem-folder", data, "--auth-type", "htpasswd",
+          "--auth-htpasswd-filename", users, "--auth-htpasswd-encryption", "plain",
+          "--auth-delay", "0", "--rights-type", "owner_only", "--logging-level", "warning",
+        ] + radicaleOptions
       principalURL = try Self.url("http://127.0.0.1:\(port)/alice/")
     } else {
       arguments = [

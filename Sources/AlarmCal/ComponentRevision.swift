@@ -89,7 +89,8 @@ struct ContentIdentity {
 /// The current master of each UID that more than one calendar of a file holds (iTIP messages
 /// and some exports put each revision in a calendar of its own): a master elsewhere in the file
 /// that is older is passed over with its calendar's overrides, as within one calendar. Used by
-/// import (`AlarmImporter`) and by `upcoming` (`FiringSchedule`), so both take the same one.
+/// import (`AlarmImporter`), `upcoming` (`FiringSchedule`) and `plan` (`PlanSourceFacts`), so
+/// all take the same one.
 struct CurrentAcrossCalendars {
   private var found: [String: (revision: ComponentRevision, line: Int?, calendar: Int)] = [:]
   /// The calendars holding a master of each UID.

@@ -136,4 +136,23 @@ import Testing
     #expect(plan.requests.count == 2)
     #expect(plan.validUntil == Self.horizonEnd)
   }
+
+  @Test func aRevisionInAnotherCalendarOfTheFileIsPassedOverAsUpcomingDoes() throws {
+    // An iTIP-style file: each revision in a VCALENDAR of its own. SEQUENCE 1, in the second,
+    // is current and rings every Monday for ever; the older one, which ends, is passed over.
+    let older = PlanTests.event(
+      "rev",
+      [
+        "SEQUENCE:0", "DTSTART;TZID=Europe/Berlin:20261130T070000",
+        "RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3",
+      ], alarms: [PlanTests.ring])
+    let current = PlanTests.event(
+      "rev",
+      ["SEQUENCE:1", "DTSTART;TZID=Europe/Berlin:20261130T070000", "RRULE:FREQ=WEEKLY;BYDAY=MO"],
+      alarms: [PlanTests.ring])
+    let plan = try PlanTests.plan(PlanTests.calendar([older]) + PlanTests.calendar([current]))
+    #expect(Self.days(plan) == [.monday])
+    #expect(plan.requests.count == 1)
+    #expect(plan.validUntil == nil)
+  }
 }

@@ -37,10 +37,14 @@ struct PlanSourceFacts {
 
   /// Reads the VEVENTs and VTODOs of `roots` (file `fileIndex`).
   mutating func read(_ roots: [ICalComponent], fileIndex: Int) {
-    for root in roots where root.name == "VCALENDAR" {
+    let calendars = roots.filter { $0.name == "VCALENDAR" }
+    // A UID whose revisions are in several calendars: the current one's calendar keeps it.
+    let across = AlarmImporter.currentMasters(of: calendars)
+    for (number, root) in calendars.enumerated() {
       let times = CalendarTimes(calendar: root, defaultZone: zone)
       let items = root.components.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
-      for series in Self.series(of: items, times: times) {
+      let grouping = CalendarItems<Int>(across: across, calendar: number, capacity: items.count)
+      for series in Self.series(of: items, times: times, into: grouping) {
         let master = series.master.map { items[$0.item] }
         let components = (master.map { [$0] } ?? []) + series.overridesInFileOrder.map { items[$0] }
         guard components.contains(where: Self.hasRingingAlarm) else { continue }
@@ -55,11 +59,10 @@ struct PlanSourceFacts {
     }
   }
 
-  /// One calendar's items grouped into series by ``CalendarItems``, each a place in `items`.
-  private static func series(of items: [ICalComponent], times: CalendarTimes)
-    -> [CalendarItems<Int>.Series]
-  {
-    var grouping = CalendarItems<Int>(capacity: items.count)
+  /// One calendar's items grouped into series by `grouping`, each a place in `items`.
+  private static func series(
+    of items: [ICalComponent], times: CalendarTimes, into grouping: consuming CalendarItems<Int>
+  ) -> [CalendarItems<Int>.Series] {
     for (index, item) in items.enumerated() {
       // The UID as the scheduler reads it (its TEXT unescaped), so the facts meet its firings.
       let uid = item.property(uppercased: "UID")?.text ?? ""

@@ -156,6 +156,23 @@ struct CalendarItems<Item> {
 }
 
 extension CalendarItems where Item == Int {
+  /// Adds `component`, number `index` of its calendar's items: a master, or an override when it
+  /// has a RECURRENCE-ID (placed by `times`), its revision at `order` in the file. Gives its
+  /// key and what it passes over.
+  mutating func add(
+    _ component: ICalComponent, at index: Int, uid: String, order: Int, times: CalendarTimes
+  ) -> (key: String, passed: PassedOver?) {
+    let key = key(uid: uid, of: component)
+    let revision = ComponentRevision(of: component, order: order)
+    guard let recurrenceID = component.property(uppercased: "RECURRENCE-ID") else {
+      return (key, addMaster(index, key: key, uid: uid, revision: revision, line: component.line))
+    }
+    let passed = addOverride(
+      index, key: key, uid: uid, recurrence: Self.recurrenceKey(recurrenceID, times: times),
+      revision: revision, line: component.line)
+    return (key, passed)
+  }
+
   /// The current master of each UID among one calendar's VEVENTs and VTODOs (`items`), as an
   /// index into them: the series that `validate` checks an override against.
   static func currentMasters(of items: [ICalComponent]) -> [String: Int] {

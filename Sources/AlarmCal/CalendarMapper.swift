@@ -72,17 +72,8 @@ struct CalendarMapper {
   ) -> String {
     let item = items[index]
     let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape) ?? ""
-    let key = grouping.key(uid: uid, of: item)
-    let revision = ComponentRevision(of: item, order: firstOrder + index)
-    let passed: CalendarItems<Int>.PassedOver?
-    if let recurrenceID = item.property(uppercased: "RECURRENCE-ID") {
-      passed = grouping.addOverride(
-        index, key: key, uid: uid,
-        recurrence: CalendarItems<Int>.recurrenceKey(recurrenceID, times: times),
-        revision: revision, line: item.line)
-    } else {
-      passed = grouping.addMaster(index, key: key, uid: uid, revision: revision, line: item.line)
-    }
+    let (key, passed) = grouping.add(
+      item, at: index, uid: uid, order: firstOrder + index, times: times)
     if let passed, let message = passed.message { warn(items[passed.item], message) }
     // A key without a UID is NUL and the content's id.
     return uid.isEmpty ? String(key.dropFirst()) : uid

@@ -66,16 +66,7 @@ struct PlanSourceFacts {
     for (index, item) in items.enumerated() {
       // The UID as the scheduler reads it (its TEXT unescaped), so the facts meet its firings.
       let uid = item.property(uppercased: "UID")?.text ?? ""
-      let key = grouping.key(uid: uid, of: item)
-      let revision = ComponentRevision(of: item, order: index)
-      if let recurrenceID = item.property(uppercased: "RECURRENCE-ID") {
-        _ = grouping.addOverride(
-          index, key: key, uid: uid,
-          recurrence: CalendarItems<Int>.recurrenceKey(recurrenceID, times: times),
-          revision: revision, line: item.line)
-      } else {
-        _ = grouping.addMaster(index, key: key, uid: uid, revision: revision, line: item.line)
-      }
+      _ = grouping.add(item, at: index, uid: uid, order: index, times: times)
     }
     return grouping.takeSeries()
   }

@@ -149,15 +149,29 @@ public struct AlarmExporter: Sendable {
     AlarmExporter.writeExtraFields(alarm.extraFields, to: &printer)
     // An alarm does not make its owner busy (RFC 5545 §3.8.2.7).
     printer.write("TRANSP", value: "TRANSPARENT")
-    printer.begin("VALARM")
     let alarmUID = alarm.exportedAlarmUID
+    let description = alarm.label.isEmpty ? Alarm.defaultLabel : alarm.label
+    writeRinging(alarm, uid: alarmUID, description: description, to: &printer)
+    if let until = alarm.snoozedUntil, let snoozeUID = alarm.exportedSnoozeUID {
+      writeSnooze(
+        of: alarm, alarmUID: alarmUID, until: until, uid: snoozeUID, description: description,
+        to: &printer)
+    }
+    printer.end("VEVENT")
+  }
+
+  /// Prints the VALARM that rings an alarm: ACTION says whether it is switched on; its sound
+  /// and snooze settings, and RFC 9074's ACKNOWLEDGED.
+  private func writeRinging(
+    _ alarm: Alarm, uid: String, description: String, to printer: inout ICalendarPrinter
+  ) {
+    printer.begin("VALARM")
     // A derived UID is hex digits and dashes: nothing to escape.
     if alarm.alarmUID == nil {
-      printer.write("UID", value: alarmUID)
+      printer.write("UID", value: uid)
     } else {
-      printer.write("UID", text: alarmUID)
+      printer.write("UID", text: uid)
     }
-    let description = alarm.label.isEmpty ? Alarm.defaultLabel : alarm.label
     if alarm.enabled {
       printer.write("ACTION", value: AlarmVocabulary.enabledAction)
       printer.write("DESCRIPTION", text: description)
@@ -173,23 +187,26 @@ public struct AlarmExporter: Sendable {
       printer.write("ACKNOWLEDGED", dateTime: .utc(acknowledged.utc))
     }
     printer.end("VALARM")
-    if let until = alarm.snoozedUntil, let snoozeUID = alarm.exportedSnoozeUID {
-      // RFC 9074 §7: a sibling alarm with its own UID, an absolute UTC trigger and a
-      // RELATED-TO;RELTYPE=SNOOZE naming the alarm.
-      printer.begin("VALARM")
-      printer.write("UID", text: snoozeUID)
-      printer.write("ACTION", value: AlarmVocabulary.enabledAction)
-      printer.write("DESCRIPTION", text: description)
-      printer.write(
-        ICalProperty(
-          "TRIGGER", DateTimeValue.utc(until.utc).icalString,
-          parameters: [ICalParameter("VALUE", "DATE-TIME")]))
-      if let sound = alarm.sound { printer.write(AlarmVocabulary.sound, text: sound) }
-      printer.write(
-        .text("RELATED-TO", alarmUID, parameters: [ICalParameter("RELTYPE", "SNOOZE")]))
-      printer.end("VALARM")
-    }
-    printer.end("VEVENT")
+  }
+
+  /// Prints a pending snooze, RFC 9074 §7: a sibling alarm with its own UID, an absolute UTC
+  /// trigger and a RELATED-TO;RELTYPE=SNOOZE naming the alarm.
+  private func writeSnooze(
+    of alarm: Alarm, alarmUID: String, until: Instant, uid: String, description: String,
+    to printer: inout ICalendarPrinter
+  ) {
+    printer.begin("VALARM")
+    printer.write("UID", text: uid)
+    printer.write("ACTION", value: AlarmVocabulary.enabledAction)
+    printer.write("DESCRIPTION", text: description)
+    printer.write(
+      ICalProperty(
+        "TRIGGER", DateTimeValue.utc(until.utc).icalString,
+        parameters: [ICalParameter("VALUE", "DATE-TIME")]))
+    if let sound = alarm.sound { printer.write(AlarmVocabulary.sound, text: sound) }
+    printer.write(
+      .text("RELATED-TO", alarmUID, parameters: [ICalParameter("RELTYPE", "SNOOZE")]))
+    printer.end("VALARM")
   }
 
   /// Prints a task's VTODO (RFC 5545 §3.6.2): its deadline as DUE, done as STATUS:COMPLETED

@@ -74,43 +74,83 @@ public struct PlanCompiler {
 
   /// The plan; call once.
   public mutating func compile() -> NotificationPlan {
+    let (firings, cut) = firingsInHorizon()
+    let units = weeklyUnits(of: firings)
+    var sweep = sweepBudget(firings, units: units)
+    if sweep.validUntil == nil {
+      let everyUnit = units.unitOfFiring.count == firings.count
+      let forEver =
+        !cut && everyUnit && facts.everySeriesRingsForever
+        && repeatsForEver(sweep.met, units: units)
+      sweep.validUntil = forEver ? nil : horizonEnd
+    }
+    if let end = sweep.validUntil {
+      sweep.oneShots.removeAll { firings[$0].trigger >= end }
+    }
+    let requests =
+      repeatingRequests(sweep.met, units: units, firings: firings)
+      + sweep.oneShots.map { index in
+        request(
+          for: firings[index],
+          trigger: .once(firingID: firings[index].id.description, at: firings[index].trigger))
+      }
+    return NotificationPlan(
+      requests: requests, categories: Self.categories(of: requests), validUntil: sweep.validUntil)
+  }
+
+  /// The firings from now to the horizon's end, in time order, and whether there were too many
+  /// to hold (the horizon then ends at the last one's instant, which is left out).
+  private mutating func firingsInHorizon() -> (firings: [Firing], cut: Bool) {
     var firings: [Firing] = []
     var found = schedule.firings(from: now, to: horizonEnd, limit: maximumFirings + 1)
     while let firing = found.next() { firings.append(firing) }
     lateWarnings = found.lateWarnings
     let cut = firings.count > maximumFirings
     if cut, let last = firings.last {
-      // Too many to hold: the horizon ends at the last firing's instant, which is left out.
       horizonEnd = last.trigger
       firings.removeAll { $0.trigger >= last.trigger }
     }
-    let units = weeklyUnits(of: firings)
-    // The sweep: each one-shot and each unit met so far costs one request.
-    var met: [Int: Int] = [:]  // unit -> first firing index
+    return (firings, cut)
+  }
+
+  /// What the budget sweep chose: each unit met with its first firing's index, the one-shots'
+  /// indices, and the firing at which the budget ran out (nil while it did not).
+  private struct Sweep {
+    var met: [Int: Int] = [:]
     var oneShots: [Int] = []
     var validUntil: Instant?
+  }
+
+  /// The sweep: firings in time order, each one-shot and each unit met so far costing one
+  /// request, until the next would exceed the budget.
+  private func sweepBudget(_ firings: [Firing], units: Units) -> Sweep {
+    var sweep = Sweep()
     for (index, firing) in firings.enumerated() {
       let unit = units.unitOfFiring[index]
-      if let unit, met[unit] != nil { continue }
-      guard met.count + oneShots.count < budget else {
-        validUntil = firing.trigger
+      if let unit, sweep.met[unit] != nil { continue }
+      guard sweep.met.count + sweep.oneShots.count < budget else {
+        sweep.validUntil = firing.trigger
         break
       }
-      if let unit { met[unit] = index } else { oneShots.append(index) }
+      if let unit { sweep.met[unit] = index } else { sweep.oneShots.append(index) }
     }
-    if validUntil == nil {
-      let everyUnit = units.unitOfFiring.count == firings.count
-      // For ever means past the horizon too: each repeating request's wall-clock time must
-      // occur once on its weekday through a whole 28-year cycle of dates and weekdays.
-      let clear = met.keys.allSatisfy { unit in
-        let (weekday, time) = units.keys[unit]
-        return occursOnceEveryWeek(weekday: weekday, time: time)
-      }
-      validUntil = !cut && everyUnit && facts.everySeriesRingsForever && clear ? nil : horizonEnd
+    return sweep
+  }
+
+  /// Whether each unit `met` holds past the horizon too (for ever): its wall-clock time occurs
+  /// once on its weekday through a whole 28-year cycle of dates and weekdays.
+  private func repeatsForEver(_ met: [Int: Int], units: Units) -> Bool {
+    met.keys.allSatisfy { unit in
+      let (weekday, time) = units.keys[unit]
+      return occursOnceEveryWeek(weekday: weekday, time: time)
     }
-    if let end = validUntil {
-      oneShots.removeAll { firings[$0].trigger >= end }
-    }
+  }
+
+  /// A repeating request for each unit met, from its first firing, by weekday, time, then
+  /// identifier.
+  private func repeatingRequests(_ met: [Int: Int], units: Units, firings: [Firing])
+    -> [PlannedRequest]
+  {
     var repeating: [PlannedRequest] = met.map { unit, first in
       let (weekday, time) = units.keys[unit]
       return request(for: firings[first], trigger: .weekly(weekday, time))
@@ -122,12 +162,11 @@ public struct PlanCompiler {
       if ta != tb { return ta < tb }
       return a.identifier < b.identifier
     }
-    let once = oneShots.map { index in
-      request(
-        for: firings[index],
-        trigger: .once(firingID: firings[index].id.description, at: firings[index].trigger))
-    }
-    let requests = repeating + once
+    return repeating
+  }
+
+  /// The categories `requests` use: Snooze's, then Stop's.
+  private static func categories(of requests: [PlannedRequest]) -> [PlannedCategory] {
     var categories: [PlannedCategory] = []
     if requests.contains(where: { $0.categoryIdentifier == PlannedCategory.snoozeIdentifier }) {
       categories.append(.snooze)
@@ -135,7 +174,7 @@ public struct PlanCompiler {
     if requests.contains(where: { $0.categoryIdentifier == PlannedCategory.stopIdentifier }) {
       categories.append(.stop)
     }
-    return NotificationPlan(requests: requests, categories: categories, validUntil: validUntil)
+    return categories
   }
 
   /// The weekly units found among `firings` (in time order).

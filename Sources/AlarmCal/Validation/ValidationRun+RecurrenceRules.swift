@@ -6,13 +6,26 @@ extension ValidationRun {
   mutating func checkRule(
     _ rule: RecurrenceRule, _ line: ICalProperty, start: ICalProperty?, inObservance: Bool
   ) {
-    /// The position of a part's name inside the (possibly folded) value.
-    func at(_ part: String) -> SourcePosition {
-      let upper = line.value.uppercased()
-      guard let range = upper.range(of: part + "=") else { return value(line) }
-      return position(
-        line, valueOffset: upper.utf8.distance(from: upper.startIndex, to: range.lowerBound))
+    checkByParts(rule, line)
+    guard let start, let startValue = Self.dateTime(start) else { return }
+    // A VTIMEZONE observance has a local DTSTART and a UTC UNTIL (RFC 5545 §3.6.5).
+    if let until = rule.until, !inObservance {
+      checkUntilForm(until, start: startValue, line)
     }
+    checkRuleMatches(rule, line, start: startValue)
+  }
+
+  /// The position of a part's name inside the (possibly folded) value of the RRULE `line`.
+  private func position(ofPart part: String, in line: ICalProperty) -> SourcePosition {
+    let upper = line.value.uppercased()
+    guard let range = upper.range(of: part + "=") else { return value(line) }
+    return position(
+      line, valueOffset: upper.utf8.distance(from: upper.startIndex, to: range.lowerBound))
+  }
+
+  /// Which BY parts the rule's frequency allows, and what BYSETPOS and BYDAY's ordinals need.
+  private mutating func checkByParts(_ rule: RecurrenceRule, _ line: ICalProperty) {
+    func at(_ part: String) -> SourcePosition { position(ofPart: part, in: line) }
     let frequency = rule.frequency
     if rule.byDay.contains(where: { $0.ordinal != nil }) {
       if frequency != .monthly && frequency != .yearly {
@@ -41,26 +54,35 @@ extension ValidationRun {
       report(
         .recurrenceRule, at: at("BYMONTHDAY"), "RRULE: BYMONTHDAY is not allowed with FREQ=WEEKLY")
     }
-    guard let start, let startValue = Self.dateTime(start) else { return }
-    // A VTIMEZONE observance has a local DTSTART and a UTC UNTIL (RFC 5545 §3.6.5).
-    if let until = rule.until, !inObservance {
-      switch (startValue, until) {
-      case (.date, .date), (.floating, .floating), (.utc, .utc), (.zoned, .utc): break
-      case (.date, _):
-        report(.recurrenceRule, at: at("UNTIL"), "RRULE: UNTIL must be a DATE, as DTSTART is")
-      case (.zoned, _), (.utc, _):
-        report(
-          .recurrenceRule, at: at("UNTIL"),
-          "RRULE: UNTIL must be a UTC DATE-TIME (ending in Z), as DTSTART has a zone")
-      case (.floating, _):
-        report(
-          .recurrenceRule, at: at("UNTIL"), "RRULE: UNTIL must be a DATE-TIME, as DTSTART is")
-      }
+  }
+
+  /// UNTIL's form against DTSTART's: a DATE with a DATE, UTC with a zoned or UTC start,
+  /// floating with floating.
+  private mutating func checkUntilForm(
+    _ until: DateTimeValue, start: DateTimeValue, _ line: ICalProperty
+  ) {
+    func at() -> SourcePosition { position(ofPart: "UNTIL", in: line) }
+    switch (start, until) {
+    case (.date, .date), (.floating, .floating), (.utc, .utc), (.zoned, .utc): break
+    case (.date, _):
+      report(.recurrenceRule, at: at(), "RRULE: UNTIL must be a DATE, as DTSTART is")
+    case (.zoned, _), (.utc, _):
+      report(
+        .recurrenceRule, at: at(),
+        "RRULE: UNTIL must be a UTC DATE-TIME (ending in Z), as DTSTART has a zone")
+    case (.floating, _):
+      report(.recurrenceRule, at: at(), "RRULE: UNTIL must be a DATE-TIME, as DTSTART is")
     }
-    // A rule that never matches leaves only DTSTART: almost certainly not what was meant.
+  }
+
+  /// A warning when the rule never matches: that leaves only DTSTART, almost certainly not
+  /// what was meant.
+  private mutating func checkRuleMatches(
+    _ rule: RecurrenceRule, _ line: ICalProperty, start: DateTimeValue
+  ) {
     guard
       var iterator = iterator(
-        line.value, start: startValue.local, isDate: startValue.isDate, workLimit: 200_000)
+        line.value, start: start.local, isDate: start.isDate, workLimit: 200_000)
     else { return }
     _ = iterator.next()
     if iterator.next() == nil, rule.count.map({ $0 > 1 }) ?? true, rule.until == nil {

@@ -34,8 +34,3 @@ extension ToolContext {
   var report: Report { Report(command: commandName, sink: standardError) }
 }
 
-/// A command that stopped, with its exit status (the message is already written).
-struct Stopped: Error {
-  let status: ExitCode
-  init(_ status: ExitCode) { self.status = status }
-}

@@ -86,9 +86,10 @@ public struct ImportWarning: Equatable, Sendable, CustomStringConvertible {
     self.message = message
   }
 
-  /// `file.ics:LINE: warning: event "UID" (Summary): message`.
+  /// `file.ics:LINE: event "UID" (Summary): message`, with no severity: the one who prints it
+  /// says how it weighs.
   public var description: String {
-    "\(ImportItem.place(file, line)): warning: \(ImportItem.title(kind, uid, summary)): \(message)"
+    "\(ImportItem.place(file, line)): \(ImportItem.title(kind, uid, summary)): \(message)"
   }
 }
 

@@ -12,35 +12,31 @@ enum AlarmListInput {
 
   /// The calendar text of one input of `upcoming`, `plan` or `push`: `file` read (at most
   /// `maximumBytes`), an alarm list exported at `now` as `convert` would export it, and checked
-  /// to be UTF-8; else why not is written to standard error, one line each, and the failure
-  /// is missing input (66) or unusable data (65).
+  /// to be UTF-8; else a failure that says why, one line each: missing input (66) or unusable
+  /// data (65).
   /// `timestamp` is the export's DTSTAMP (default: `now`).
   static func calendar(
     of file: String, maximumBytes: Int, zone: TimeZoneRules, now: Instant,
     timestamp: Instant? = nil, context: ToolContext
-  ) -> Result<[UInt8], Stopped> {
-    let err = context.report
+  ) throws(CommandFailure) -> [UInt8] {
     let bytes: [UInt8]
     do {
       bytes = try InputFile.read(file, maximumBytes: maximumBytes, context: context)
     } catch {
-      err.error("\(error.message)")
-      return .failure(Stopped(.noInput))
+      throw CommandFailure(.noInput, error.message)
     }
     let calendar: [UInt8]
     switch calendarBytes(
-      bytes, file: file, zone: zone, now: now, timestamp: timestamp ?? now, warnings: err)
+      bytes, file: file, zone: zone, now: now, timestamp: timestamp ?? now,
+      warnings: context.report)
     {
     case .success(let exported): calendar = exported
-    case .failure(let failure):
-      for line in failure.lines { err.error("\(line)") }
-      return .failure(Stopped(.badData))
+    case .failure(let failure): throw CommandFailure(.badData, lines: failure.lines)
     }
     if let problem = InputFile.notUTF8Message(calendar, name: InputFile.displayName(file)) {
-      err.error(problem)
-      return .failure(Stopped(.badData))
+      throw CommandFailure(.badData, problem)
     }
-    return .success(calendar)
+    return calendar
   }
 
   /// Whether `bytes`, read from `file`, are an alarm list (JSON): by the file's extension, or

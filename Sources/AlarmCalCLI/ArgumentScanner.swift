@@ -116,15 +116,16 @@ extension ParsedArguments {
 }
 
 /// What every command does before its own work: read its options by its declaration, answer
-/// `--help`, and turn a usage mistake into one error line, the usage line and a hint on stderr,
-/// with exit 64.
+/// `--help`, and turn a usage mistake into a failure (exit 64) that says what was wrong, the
+/// usage line and a hint.
 enum CommandFront {
   /// Reads `arguments` by `declaration` and `parse`s them into options, then gives `body`'s
-  /// exit status; or answers `--help`, or says what was wrong (exit 64), without `body`.
+  /// exit status; or answers `--help`, or throws what was wrong (exit 64), without `body`.
   static func run<Options>(
     _ arguments: [String], _ declaration: CommandDeclaration, context: ToolContext,
-    parse: (ParsedArguments) throws(UsageError) -> Options, then body: (Options) -> ExitCode
-  ) -> ExitCode {
+    parse: (ParsedArguments) throws(UsageError) -> Options,
+    then body: (Options) throws(CommandFailure) -> ExitCode
+  ) throws(CommandFailure) -> ExitCode {
     let options: Options
     do {
       let parsed = try ParsedArguments(arguments, declaration: declaration)
@@ -134,11 +135,11 @@ enum CommandFront {
       }
       options = try parse(parsed)
     } catch {
-      Report(command: declaration.name, sink: context.standardError).error(error.message)
-      context.standardError.write(
-        HelpText.usage(declaration) + "\nRun 'alarmcal help \(declaration.name)' for details.\n")
-      return .usage
+      throw CommandFailure(
+        .usage, error.message,
+        guidance: HelpText.usage(declaration)
+          + "\nRun 'alarmcal help \(declaration.name)' for details.\n")
     }
-    return body(options)
+    return try body(options)
   }
 }

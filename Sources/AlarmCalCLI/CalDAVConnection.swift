@@ -28,9 +28,9 @@ struct CalDAVConnection {
     url.absoluteString.hasSuffix("/") ? url : URL(string: url.absoluteString + "/") ?? url
   }
 
-  /// A session with the credentials the options and environment give; on failure the error is
-  /// written and the exit status returned.
-  func session(context: ToolContext) -> Result<CalDAVSession, Stopped> {
+  /// A session with the credentials the options and environment give; a failure (exit 64)
+  /// when they cannot be had.
+  func session(context: ToolContext) throws(CommandFailure) -> CalDAVSession {
     do {
       let credentials = try CredentialSource.resolve(
         url: url, user: user, passwordFile: passwordFile, environment: context.environment,
@@ -40,18 +40,17 @@ struct CalDAVConnection {
         policy.transportCommand = TransportCommand(
           executable: executable, arguments: [Tool.transportCommandName])
       }
-      return .success(CalDAVSession(client: DAVClient(credentials: credentials, policy: policy)))
+      return CalDAVSession(client: DAVClient(credentials: credentials, policy: policy))
     } catch {
       let hint = error.needsUserName ? " (--user NAME)" : ""
-      context.report.error(error.description + hint)
-      return .failure(Stopped(.usage))
+      throw CommandFailure(.usage, error.description + hint)
     }
   }
 
-  /// Writes `error` as one line and gives its exit status.
-  static func report(_ error: DAVError, context: ToolContext) -> ExitCode {
-    context.report.error("\(error.description)")
-    return exitCode(for: error)
+  /// `error` as the failure that ends a command: one line, the status it calls for, and
+  /// `notes` after it.
+  static func failure(_ error: DAVError, notes: [String] = []) -> CommandFailure {
+    CommandFailure(exitCode(for: error), error.description, notes: notes)
   }
 
   /// The exit status for a failed exchange (docs/caldav.md, "Credentials, limits and exit status").

@@ -29,12 +29,14 @@ enum CalendarsCommand {
       access refused (401, 403).
       """)
 
-  static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    CommandFront.run(arguments, declaration, context: context) {
+  static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
+    -> ExitCode
+  {
+    try CommandFront.run(arguments, declaration, context: context) {
       (parsed) throws(UsageError) in
       try parseOptions(parsed)
-    } then: { (connection, otherHosts) in
-      list(connection, allowingOtherHosts: otherHosts, context: context)
+    } then: { (connection, otherHosts) throws(CommandFailure) in
+      try list(connection, allowingOtherHosts: otherHosts, context: context)
     }
   }
 
@@ -49,12 +51,8 @@ enum CalendarsCommand {
 
   private static func list(
     _ connection: CalDAVConnection, allowingOtherHosts: Bool, context: ToolContext
-  ) -> ExitCode {
-    let session: CalDAVSession
-    switch connection.session(context: context) {
-    case .success(let opened): session = opened
-    case .failure(let stop): return stop.status
-    }
+  ) throws(CommandFailure) -> ExitCode {
+    let session = try connection.session(context: context)
     do {
       let calendars = try session.calendars(
         from: connection.url, allowingOtherHosts: allowingOtherHosts)
@@ -72,10 +70,11 @@ enum CalendarsCommand {
       if !allowingOtherHosts, case .badResponse(_, let reason) = error,
         reason.hasSuffix(CalDAVSession.otherHostRefusal)
       {
-        context.report.error("\(error.description) (--allow-other-host follows it)")
-        return CalDAVConnection.exitCode(for: error)
+        throw CommandFailure(
+          CalDAVConnection.exitCode(for: error),
+          "\(error.description) (--allow-other-host follows it)")
       }
-      return CalDAVConnection.report(error, context: context)
+      throw CalDAVConnection.failure(error)
     }
   }
 }

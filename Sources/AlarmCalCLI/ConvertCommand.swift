@@ -80,12 +80,14 @@ enum ConvertCommand {
       66 missing input, 74 write error.
       """)
 
-  static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    CommandFront.run(arguments, declaration, context: context) {
+  static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
+    -> ExitCode
+  {
+    try CommandFront.run(arguments, declaration, context: context) {
       (parsed) throws(UsageError) in
       try parseOptions(parsed, context: context)
-    } then: { options in
-      convert(options, context: context)
+    } then: { options throws(CommandFailure) in
+      try convert(options, context: context)
     }
   }
 
@@ -113,37 +115,31 @@ enum ConvertCommand {
       maximumBytes: try parsed.maximumBytes())
   }
 
-  private static func convert(_ options: Options, context: ToolContext) -> ExitCode {
-    let err = context.report
+  private static func convert(_ options: Options, context: ToolContext)
+    throws(CommandFailure) -> ExitCode
+  {
     let bytes: [UInt8]
     do {
       bytes = try InputFile.read(
         options.input, maximumBytes: options.maximumBytes, context: context)
     } catch {
-      err.error("\(error.message)")
-      return .noInput
+      throw CommandFailure(.noInput, error.message)
     }
     let name = InputFile.displayName(options.input)
     guard let inputFormat = Format(pathExtension: options.input) ?? Format(content: bytes) else {
-      err.error("\(name): not an alarm list (JSON) nor iCalendar data")
-      return .badData
+      throw CommandFailure(.badData, "\(name): not an alarm list (JSON) nor iCalendar data")
     }
     let outputFormat =
       options.to ?? options.output.flatMap { $0 == "-" ? nil : Format(pathExtension: $0) }
       ?? inputFormat.other
-    let output: [UInt8]
-    do {
-      let (alarms, tasks) = try read(bytes, as: inputFormat, name: name, options, context)
-      output = try written(alarms, tasks, as: outputFormat, name: name, options, context)
-    } catch {
-      return error.status
-    }
+    let (alarms, tasks) = try read(bytes, as: inputFormat, name: name, options, context)
+    let output = try written(alarms, tasks, as: outputFormat, name: name, options, context)
     // A file alarmcal would refuse to read back is not written.
     guard output.count <= options.maximumBytes else {
-      err.error(
+      throw CommandFailure(
+        .ioError,
         "the output would be \(output.count) bytes, over the \(options.maximumBytes) alarmcal reads (--max-file-size raises it); nothing written"
       )
-      return .ioError
     }
     guard let path = options.output, path != "-" else {
       context.standardOutput.write(bytes: output)
@@ -152,8 +148,7 @@ enum ConvertCommand {
     do {
       try AtomicFile.write(output, to: path)
     } catch {
-      err.error("\(error.message)")
-      return .ioError
+      throw CommandFailure(.ioError, error.message)
     }
     return .success
   }
@@ -162,7 +157,7 @@ enum ConvertCommand {
   /// is read, in file order.
   private static func read(
     _ bytes: [UInt8], as format: Format, name: String, _ options: Options, _ context: ToolContext
-  ) throws(Stopped) -> (alarms: [Alarm], tasks: [ToDo]) {
+  ) throws(CommandFailure) -> (alarms: [Alarm], tasks: [ToDo]) {
     let err = context.report
     switch format {
     case .json:
@@ -172,13 +167,11 @@ enum ConvertCommand {
         for warning in read.warnings { err.warning("\(warning)") }
         return (read.alarms, read.tasks)
       case .failure(let failure):
-        for problem in failure.problems { err.error("\(problem)") }
-        throw Stopped(.badData)
+        throw CommandFailure(.badData, lines: failure.problems.map { "\($0)" })
       }
     case .ics:
       if let problem = InputFile.notUTF8Message(bytes, name: name) {
-        err.error(problem)
-        throw Stopped(.badData)
+        throw CommandFailure(.badData, problem)
       }
       let importer = AlarmImporter(
         fileName: name, defaultTimeZone: options.zone.identifier, now: options.now)
@@ -186,8 +179,7 @@ enum ConvertCommand {
       do {
         result = try importer.importAlarms(fromUTF8: bytes)
       } catch {
-        err.error("\(error)")
-        throw Stopped(.badData)
+        throw CommandFailure(.badData, "\(error)")
       }
       // Losses (warnings: something is not kept) and notes (all is kept) in file order.
       let report =
@@ -199,8 +191,9 @@ enum ConvertCommand {
         if isLoss { err.warning(text) } else { err.note(text) }
       }
       if options.strict && !result.losses.isEmpty {
-        err.error("--strict: \(result.losses.count) item(s) could not be kept; nothing written")
-        throw Stopped(.problemsFound)
+        throw CommandFailure(
+          .problemsFound,
+          "--strict: \(result.losses.count) item(s) could not be kept; nothing written")
       }
       return (result.alarms, result.tasks)
     }
@@ -210,12 +203,11 @@ enum ConvertCommand {
   private static func written(
     _ alarms: [Alarm], _ tasks: [ToDo], as format: Format, name: String, _ options: Options,
     _ context: ToolContext
-  ) throws(Stopped) -> [UInt8] {
-    let err = context.report
+  ) throws(CommandFailure) -> [UInt8] {
     switch format {
     case .json where options.appShape:
       let shaped = AlarmFileWriter.appShape(alarms, tasks: tasks, zone: options.zone.identifier)
-      for omission in shaped.omissions { err.warning("\(name): \(omission)") }
+      for omission in shaped.omissions { context.report.warning("\(name): \(omission)") }
       return shaped.bytes
     case .json:
       return AlarmFileWriter.bytes(alarms, tasks: tasks)
@@ -224,8 +216,7 @@ enum ConvertCommand {
         return try AlarmExporter(now: options.now, timestamp: options.timestamp).bytes(
           alarms, tasks: tasks)
       } catch {
-        err.error("\(name): \(error)")
-        throw Stopped(.badData)
+        throw CommandFailure(.badData, "\(name): \(error)")
       }
     }
   }

@@ -46,12 +46,14 @@ enum PlanCommand {
     var maximumBytes: Int
   }
 
-  static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    CommandFront.run(arguments, declaration, context: context) {
+  static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
+    -> ExitCode
+  {
+    try CommandFront.run(arguments, declaration, context: context) {
       (parsed) throws(UsageError) in
       try parseOptions(parsed, context: context)
-    } then: { options in
-      plan(options, context: context)
+    } then: { options throws(CommandFailure) in
+      try plan(options, context: context)
     }
   }
 
@@ -67,24 +69,20 @@ enum PlanCommand {
       json: parsed.values["format"] != "text", maximumBytes: try parsed.maximumBytes())
   }
 
-  private static func plan(_ options: Options, context: ToolContext) -> ExitCode {
+  private static func plan(_ options: Options, context: ToolContext) throws(CommandFailure)
+    -> ExitCode
+  {
     let err = context.report
     var compiler = PlanCompiler(zone: options.zone, now: options.now, budget: options.budget)
     for file in options.files {
       let name = InputFile.displayName(file)
-      let bytes: [UInt8]
-      switch AlarmListInput.calendar(
+      let bytes = try AlarmListInput.calendar(
         of: file, maximumBytes: options.maximumBytes, zone: options.zone, now: options.now,
         context: context)
-      {
-      case .success(let read): bytes = read
-      case .failure(let stop): return stop.status
-      }
       do {
         try compiler.read(bytes, file: file)
       } catch {
-        err.error("\(name):\(error.line): \(error.message)")
-        return .badData
+        throw CommandFailure(.badData, "\(name):\(error.line): \(error.message)")
       }
     }
     for warning in compiler.warnings { err.warning("\(warning)") }

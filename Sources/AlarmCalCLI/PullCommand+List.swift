@@ -36,46 +36,42 @@ extension PullCommand {
         ?? URL(fileURLWithPath: options.output).deletingPathExtension().lastPathComponent
     }
 
-    mutating func run(context: ToolContext) -> ExitCode {
-      let err = context.report
+    /// The list in the output file; nil when there is none yet, or only white space. A list
+    /// that cannot be read is a failure: writing over it would lose what it holds.
+    private func readList(zone: String, context: ToolContext) throws(CommandFailure)
+      -> AlarmListFile?
+    {
       let file = options.output
-      var bytes: [UInt8] = []
-      if FileManager.default.fileExists(atPath: file) {
-        do {
-          bytes = try InputFile.read(
-            file, maximumBytes: options.maximumBytes, context: context)
-        } catch {
-          err.error("\(error.message)")
-          return .noInput
-        }
+      guard FileManager.default.fileExists(atPath: file) else { return nil }
+      let bytes: [UInt8]
+      do {
+        bytes = try InputFile.read(file, maximumBytes: options.maximumBytes, context: context)
+      } catch {
+        throw CommandFailure(.noInput, error.message)
       }
-      let blank = bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+      if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return nil }
+      switch AlarmListFile.read(bytes, file: file, zone: zone) {
+      case .success(let read): return read
+      case .failure(let failure):
+        throw CommandFailure(.badData, lines: failure.lines.map { "\($0); not overwritten" })
+      }
+    }
+
+    mutating func run(context: ToolContext) throws(CommandFailure) -> ExitCode {
+      let file = options.output
       let seconds = Int64(context.clock().timeIntervalSince1970.rounded(.down))
       let export =
         known.listExport
         ?? CalDAVState.ListExport(
           now: seconds, timestamp: seconds, zone: Self.systemZone)
-      var list: AlarmListFile?
-      if !blank {
-        switch AlarmListFile.read(bytes, file: file, zone: export.zone) {
-        case .success(let read): list = read
-        case .failure(let failure):
-          for line in failure.lines { err.error("\(line); not overwritten") }
-          return .badData
-        }
-      }
+      let list = try readList(zone: export.zone, context: context)
       let local: LocalCopy
       do {
         local = try localCopy(of: list, export: export)
       } catch {
-        err.error("\(file): \(error.message); not overwritten")
-        return .badData
+        throw CommandFailure(.badData, "\(file): \(error.message); not overwritten")
       }
-      let session: CalDAVSession
-      switch options.connection.session(context: context) {
-      case .success(let opened): session = opened
-      case .failure(let stop): return stop.status
-      }
+      let session = try options.connection.session(context: context)
       let collection = options.connection.collectionURL
       var merge = Merge(collection: collection, known: known, local: local)
       merge.keep = options.keep
@@ -84,7 +80,7 @@ extension PullCommand {
       do {
         summary = try merge.read(session)
       } catch {
-        return CalDAVConnection.report(error, context: context)
+        throw CalDAVConnection.failure(error)
       }
       let written: Written
       do {
@@ -94,19 +90,17 @@ extension PullCommand {
           written = try fresh(from: &merge, seconds: seconds)
         }
       } catch {
-        err.error("\(error.message)")
-        return .badData
+        throw CommandFailure(.badData, error.message)
       }
       state.collections[collection.absoluteString] = merge.known
       do {
         try AtomicFile.write(written.bytes, to: file)
         try state.save(for: file, list: options.namedList)
       } catch {
-        err.error("\(error.message)")
-        return .ioError
+        throw CommandFailure(.ioError, error.message)
       }
-      for line in written.warnings { err.warning(line) }
-      merge.report(err)
+      for line in written.warnings { context.report.warning(line) }
+      merge.report(context.report)
       context.standardOutput.write(summary)
       if written.outside > 0 {
         let noun = written.outside == 1 ? "item in the calendar is" : "items in the calendar are"
@@ -178,12 +172,8 @@ extension PullCommand {
       let importer = AlarmImporter(
         fileName: collection.absoluteString, defaultTimeZone: export.zone,
         now: Instant(secondsSince1970: export.now))
-      var index: [String: Int] = [:]
-      for (offset, alarm) in list.alarms.enumerated() { index[alarm.id] = offset }
-      var taskIndex: [String: Int] = [:]
-      for (offset, task) in list.tasks.enumerated() where !list.taskRecords.isEmpty {
-        taskIndex[task.id] = offset
-      }
+      let index = Self.offsets(list.alarms.map(\.id))
+      let taskIndex = list.taskRecords.isEmpty ? [:] : Self.offsets(list.tasks.map(\.id))
       var edits: [Int: AlarmListFile.Edit<Alarm>] = [:]
       var taskEdits: [Int: AlarmListFile.Edit<ToDo>] = [:]
       var warnings: [String] = []
@@ -200,25 +190,10 @@ extension PullCommand {
           throw CollectionCalendar.UnreadableResource(
             message: "\(collection.absoluteString)\(path): \(error)")
         }
-        // The server's version, when it differs from the record's.
-        let change: ServerChange
-        if let offset = taskIndex[uid] {
-          guard let theirs = imported.tasks.first(where: { $0.id == uid }) else {
-            warnings.append(Self.notKept(uid, kind: "task"))
-            continue
-          }
-          if theirs == list.tasks[offset] { continue }
-          change = .task(offset, theirs)
-        } else if let offset = index[uid] {
-          guard let theirs = imported.alarms.first(where: { $0.id == uid }) else {
-            warnings.append(Self.notKept(uid, kind: "alarm"))
-            continue
-          }
-          if theirs == list.alarms[offset] { continue }
-          change = .alarm(offset, theirs)
-        } else {
-          continue
-        }
+        let found = Self.change(
+          of: uid, in: imported, list: list, alarmAt: index[uid], taskAt: taskIndex[uid])
+        if let warning = found.warning { warnings.append(warning) }
+        guard let change = found.change else { continue }
         if merge.local.added.contains(where: { $0.uid == uid }) && merge.keep != .server {
           // Never pulled here: two versions, neither based on the other.
           merge.known.resources[path] = nil
@@ -256,6 +231,32 @@ extension PullCommand {
     private enum ServerChange {
       case alarm(Int, Alarm)
       case task(Int, ToDo)
+    }
+
+    /// Each id's position in `ids`.
+    private static func offsets(_ ids: [String]) -> [String: Int] {
+      var offsets: [String: Int] = [:]
+      for (offset, id) in ids.enumerated() { offsets[id] = offset }
+      return offsets
+    }
+
+    /// The server's version of the list's record `uid` (the task at `taskAt`, else the alarm
+    /// at `alarmAt`) when it differs from the record; a warning when `imported` lacks it.
+    private static func change(
+      of uid: String, in imported: ImportResult, list: AlarmListFile, alarmAt: Int?,
+      taskAt: Int?
+    ) -> (change: ServerChange?, warning: String?) {
+      if let offset = taskAt {
+        guard let theirs = imported.tasks.first(where: { $0.id == uid }) else {
+          return (nil, notKept(uid, kind: "task"))
+        }
+        return (theirs == list.tasks[offset] ? nil : .task(offset, theirs), nil)
+      }
+      guard let offset = alarmAt else { return (nil, nil) }
+      guard let theirs = imported.alarms.first(where: { $0.id == uid }) else {
+        return (nil, notKept(uid, kind: "alarm"))
+      }
+      return (theirs == list.alarms[offset] ? nil : .alarm(offset, theirs), nil)
     }
 
     /// The warning for a resource of this list whose server version holds no such item.

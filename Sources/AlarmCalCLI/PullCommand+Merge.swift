@@ -15,36 +15,31 @@ extension PullCommand {
     var added: [CalendarResource] = []
 
     /// The copy in `file`; an empty one when there is no file. A file that cannot be read or
-    /// split is an error: writing over it would lose what it holds.
+    /// split is a failure: writing over it would lose what it holds.
     static func read(
       _ file: String, known: CalDAVState.Collection, maximumBytes: Int, context: ToolContext
-    ) -> Result<LocalCopy, Stopped> {
+    ) throws(CommandFailure) -> LocalCopy {
       var copy = LocalCopy()
-      guard FileManager.default.fileExists(atPath: file) else { return .success(copy) }
-      let err = context.report
+      guard FileManager.default.fileExists(atPath: file) else { return copy }
+      let bytes: [UInt8]
+      do {
+        bytes = try InputFile.read(file, maximumBytes: maximumBytes, context: context)
+      } catch {
+        throw CommandFailure(.noInput, error.message)
+      }
+      if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        return copy
+      }
+      if let failure = InputFile.checkUTF8(bytes) {
+        throw CommandFailure(.badData, "\(file):\(failure.line): not UTF-8 text; not overwritten")
+      }
       let resources: [CalendarResource]
       do {
-        let bytes = try InputFile.read(
-          file, maximumBytes: maximumBytes, context: context)
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-          return .success(copy)
-        }
-        if let failure = InputFile.checkUTF8(bytes) {
-          err.error("\(file):\(failure.line): not UTF-8 text; not overwritten")
-          return .failure(Stopped(.badData))
-        }
-        do {
-          resources = try CalendarResources.split(try ICalendarReader.read(bytes))
-        } catch let error as ICalendarSyntaxError {
-          err.error("\(file):\(error.line): \(error.message); not overwritten")
-          return .failure(Stopped(.badData))
-        } catch {
-          err.error("\(file): \(error); not overwritten")
-          return .failure(Stopped(.badData))
-        }
+        resources = try CalendarResources.split(try ICalendarReader.read(bytes))
+      } catch let error as ICalendarSyntaxError {
+        throw CommandFailure(.badData, "\(file):\(error.line): \(error.message); not overwritten")
       } catch {
-        err.error("\(error.message)")
-        return .failure(Stopped(.noInput))
+        throw CommandFailure(.badData, "\(file): \(error); not overwritten")
       }
       var pathOfUID: [String: String] = [:]
       for (path, entry) in known.resources where !entry.uid.isEmpty { pathOfUID[entry.uid] = path }
@@ -56,7 +51,7 @@ extension PullCommand {
         }
         if pushedDigest(resource, entry) != entry.digest { copy.changed.insert(path) }
       }
-      return .success(copy)
+      return copy
     }
 
     /// The digest push would record for `resource` sent under `entry`; `stamp`: the DTSTAMP
@@ -278,8 +273,15 @@ extension PullCommand {
       var printer = ICalendarPrinter()
       for calendar in joined { printer.write(calendar) }
       let bytes = printer.takeBytes()
-      // What push would send for each resource of the written file, so an unchanged one is not
-      // sent again.
+      try recordDigests(of: bytes, parts: parts)
+      return bytes
+    }
+
+    /// Sets each record's UID and digest from the written `bytes` (made of `parts`, by path):
+    /// what push would send for each resource, so an unchanged one is not sent again.
+    private mutating func recordDigests(
+      of bytes: [UInt8], parts: [(path: String, calendars: [ICalComponent])]
+    ) throws(CollectionCalendar.UnreadableResource) {
       var pathOfUID: [String: String] = [:]
       for (path, calendars) in parts {
         for member in calendars.flatMap(\.components) {
@@ -302,7 +304,6 @@ extension PullCommand {
         if kept.contains(path) && local.changed.contains(path) { continue }
         known.resources[path]?.digest = LocalCopy.pushedDigest(resource, entry)
       }
-      return bytes
     }
   }
 }

@@ -70,12 +70,14 @@ enum PullCommand {
     case server
   }
 
-  static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    CommandFront.run(arguments, declaration, context: context) {
+  static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
+    -> ExitCode
+  {
+    try CommandFront.run(arguments, declaration, context: context) {
       (parsed) throws(UsageError) in
       try parseOptions(parsed)
-    } then: { options in
-      pull(options, context: context)
+    } then: { options throws(CommandFailure) in
+      try pull(options, context: context)
     }
   }
 
@@ -93,8 +95,9 @@ enum PullCommand {
       maximumBytes: try parsed.maximumBytes())
   }
 
-  private static func pull(_ options: Options, context: ToolContext) -> ExitCode {
-    let err = context.report
+  private static func pull(_ options: Options, context: ToolContext) throws(CommandFailure)
+    -> ExitCode
+  {
     let collection = options.connection.collectionURL
     var state: CalDAVState
     var known: CalDAVState.Collection
@@ -102,49 +105,37 @@ enum PullCommand {
       state = try CalDAVState.load(for: options.output, list: options.namedList)
       known = try state.collection(collection, file: options.output, list: options.namedList)
     } catch {
-      err.error("\(error.message)")
-      return .badData
+      throw CommandFailure(.badData, error.message)
     }
     if ListPull.isList(options.output) {
       var pull = ListPull(options: options, state: state, known: known)
-      return pull.run(context: context)
+      return try pull.run(context: context)
     }
-    let local: LocalCopy
-    switch LocalCopy.read(
+    let local = try LocalCopy.read(
       options.output, known: known, maximumBytes: options.maximumBytes, context: context)
-    {
-    case .success(let read): local = read
-    case .failure(let stop): return stop.status
-    }
-    let session: CalDAVSession
-    switch options.connection.session(context: context) {
-    case .success(let opened): session = opened
-    case .failure(let stop): return stop.status
-    }
+    let session = try options.connection.session(context: context)
     var merge = Merge(collection: collection, known: known, local: local)
     merge.keep = options.keep
     let summary: String
     do {
       summary = try merge.read(session)
     } catch {
-      return CalDAVConnection.report(error, context: context)
+      throw CalDAVConnection.failure(error)
     }
     let bytes: [UInt8]
     do {
       bytes = try merge.write()
     } catch {
-      err.error("\(error.message)")
-      return .badData
+      throw CommandFailure(.badData, error.message)
     }
     state.collections[collection.absoluteString] = merge.known
     do {
       try AtomicFile.write(bytes, to: options.output)
       try state.save(for: options.output, list: options.namedList)
     } catch {
-      err.error("\(error.message)")
-      return .ioError
+      throw CommandFailure(.ioError, error.message)
     }
-    merge.report(err)
+    merge.report(context.report)
     context.standardOutput.write(summary)
     return merge.conflicts.isEmpty ? .success : .problemsFound
   }

@@ -94,40 +94,51 @@ extension PushCommand {
         remember(token: token, listing: listing, hrefOf: hrefOf, written: written, scope: scope)
       }
       for action in actions {
-        switch action {
-        case .keep(let key, let claim):
-          tally.unchanged += 1
-          if claim, let path = hrefOf[key] { known.resources[path]?.list = list }
-        case .adopt(let key, let etag):
-          guard let item = outgoing[key] else { continue }
-          tally.unchanged += 1
-          record(item, etag: etag)
-        case .create(let key):
-          guard let item = outgoing[key] else { continue }
-          if try write(item, replacing: nil) { written.insert(key) }
-        case .replace(let key, let etag):
-          guard let item = outgoing[key] else { continue }
-          if try write(item, replacing: etag) { written.insert(key) }
-        case .delete(let key, let etag):
-          guard let path = hrefOf[key], let url = scope.member(path) else { continue }
-          let uid = known.resources[path]?.uid ?? path
-          switch try session.delete(url, etag: etag) {
-          case .conflict:
-            conflict(uid, url, "changed on the server while deleting; kept")
-          case .refused(let refusal):
-            refused(uid, url, refusal)
-          case .done:
-            tally.deleted += 1
-            known.resources[path] = nil
-            written.insert(key)
-          }
-        case .forget(let key):
-          if let path = hrefOf[key] { known.resources[path] = nil }
-        case .conflict(let key, let uid, let why):
-          let url = outgoing[key]?.url ?? hrefOf[key].flatMap { scope.member($0) } ?? collection
-          conflict(uid, url, Self.reason(why))
+        if let key = try perform(action, outgoing: outgoing, hrefOf: hrefOf, scope: scope) {
+          written.insert(key)
         }
       }
+    }
+
+    /// Does one action of the plan; gives the key of what it wrote on the server, if it did.
+    private mutating func perform(
+      _ action: SyncPlan.Action, outgoing: [String: Outgoing], hrefOf: [String: String],
+      scope: CollectionScope
+    ) throws(DAVError) -> String? {
+      switch action {
+      case .keep(let key, let claim):
+        tally.unchanged += 1
+        if claim, let path = hrefOf[key] { known.resources[path]?.list = list }
+      case .adopt(let key, let etag):
+        guard let item = outgoing[key] else { return nil }
+        tally.unchanged += 1
+        record(item, etag: etag)
+      case .create(let key):
+        guard let item = outgoing[key] else { return nil }
+        return try write(item, replacing: nil) ? key : nil
+      case .replace(let key, let etag):
+        guard let item = outgoing[key] else { return nil }
+        return try write(item, replacing: etag) ? key : nil
+      case .delete(let key, let etag):
+        guard let path = hrefOf[key], let url = scope.member(path) else { return nil }
+        let uid = known.resources[path]?.uid ?? path
+        switch try session.delete(url, etag: etag) {
+        case .conflict:
+          conflict(uid, url, "changed on the server while deleting; kept")
+        case .refused(let refusal):
+          refused(uid, url, refusal)
+        case .done:
+          tally.deleted += 1
+          known.resources[path] = nil
+          return key
+        }
+      case .forget(let key):
+        if let path = hrefOf[key] { known.resources[path] = nil }
+      case .conflict(let key, let uid, let why):
+        let url = outgoing[key]?.url ?? hrefOf[key].flatMap { scope.member($0) } ?? collection
+        conflict(uid, url, Self.reason(why))
+      }
+      return nil
     }
 
     /// The bytes to send of `resource`, their digest, and the values of its

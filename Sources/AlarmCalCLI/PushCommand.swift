@@ -89,12 +89,14 @@ enum PushCommand {
     }
   }
 
-  static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    CommandFront.run(arguments, declaration, context: context) {
+  static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
+    -> ExitCode
+  {
+    try CommandFront.run(arguments, declaration, context: context) {
       (parsed) throws(UsageError) in
       try parseOptions(parsed, context: context)
-    } then: { options in
-      push(options, context: context)
+    } then: { options throws(CommandFailure) in
+      try push(options, context: context)
     }
   }
 
@@ -118,21 +120,18 @@ enum PushCommand {
       maximumBytes: try parsed.maximumBytes())
   }
 
-  private static func push(_ options: Options, context: ToolContext) -> ExitCode {
-    let err = context.report
+  private static func push(_ options: Options, context: ToolContext) throws(CommandFailure)
+    -> ExitCode
+  {
     var calendars: [ICalComponent] = []
     for file in options.files {
-      switch readCalendars(file, options: options, context: context) {
-      case .success(let read): calendars += read
-      case .failure(let stop): return stop.status
-      }
+      calendars += try readCalendars(file, options: options, context: context)
     }
     let resources: [CalendarResource]
     do {
       resources = try CalendarResources.split(calendars)
     } catch {
-      err.error("\(error.description)")
-      return .badData
+      throw CommandFailure(.badData, error.description)
     }
     let collection = options.connection.collectionURL
     let stateFile = options.files[0]
@@ -142,14 +141,9 @@ enum PushCommand {
       state = try CalDAVState.load(for: stateFile, list: options.namedList)
       known = try state.collection(collection, file: stateFile, list: options.namedList)
     } catch {
-      err.error("\(error.message)")
-      return .badData
+      throw CommandFailure(.badData, error.message)
     }
-    let session: CalDAVSession
-    switch options.connection.session(context: context) {
-    case .success(let opened): session = opened
-    case .failure(let stop): return stop.status
-    }
+    let session = try options.connection.session(context: context)
     let export = CalDAVState.ListExport(
       now: options.now.secondsSince1970, timestamp: options.timestamp.secondsSince1970,
       zone: options.zone.identifier)
@@ -168,14 +162,12 @@ enum PushCommand {
     do {
       try state.save(for: stateFile, list: options.namedList)
     } catch {
-      err.error("\(error.message)")
-      return .ioError
+      throw CommandFailure(.ioError, error.message)
     }
     context.standardOutput.write(run.tally.line)
     if let failure {
-      let status = CalDAVConnection.report(failure, context: context)
-      err.note("push stopped; what is counted above was done")
-      return status
+      throw CalDAVConnection.failure(
+        failure, notes: ["push stopped; what is counted above was done"])
     }
     return run.tally.conflicts.isEmpty && run.tally.refused.isEmpty ? .success : .problemsFound
   }
@@ -205,21 +197,16 @@ enum PushCommand {
   /// The calendars of one input file; a JSON alarm list is exported as `convert` would at
   /// --now.
   private static func readCalendars(_ file: String, options: Options, context: ToolContext)
-    -> Result<[ICalComponent], Stopped>
+    throws(CommandFailure) -> [ICalComponent]
   {
-    let bytes: [UInt8]
-    switch AlarmListInput.calendar(
+    let bytes = try AlarmListInput.calendar(
       of: file, maximumBytes: options.maximumBytes, zone: options.zone, now: options.now,
       timestamp: options.timestamp, context: context)
-    {
-    case .success(let calendar): bytes = calendar
-    case .failure(let stop): return .failure(stop)
-    }
     do {
-      return .success(try ICalendarReader.read(bytes))
+      return try ICalendarReader.read(bytes)
     } catch {
-      context.report.error("\(InputFile.displayName(file)):\(error.line): \(error.message)")
-      return .failure(Stopped(.badData))
+      throw CommandFailure(
+        .badData, "\(InputFile.displayName(file)):\(error.line): \(error.message)")
     }
   }
 }

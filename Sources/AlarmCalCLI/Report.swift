@@ -12,30 +12,13 @@ struct Report: Sendable {
   func error(_ message: String) { sink.write("\(prefix): error: \(message)\n") }
 
   /// Writes a warning line.
-  func warning(_ message: String) {
-    sink.write("\(prefix): warning: \(Self.withoutOwnSeverity(message))\n")
-  }
+  func warning(_ message: String) { sink.write("\(prefix): warning: \(message)\n") }
 
   /// Writes a note line.
-  func note(_ message: String) {
-    sink.write("\(prefix): note: \(Self.withoutOwnSeverity(message))\n")
-  }
-
-  /// A library message that names its own severity after its place (`FILE:LINE: warning:
-  /// ...`), without it: the line's severity is said once, at its start.
-  private static func withoutOwnSeverity(_ message: String) -> String {
-    message.range(of: ": warning: ").map { message.replacingCharacters(in: $0, with: ": ") }
-      ?? message
-  }
+  func note(_ message: String) { sink.write("\(prefix): note: \(message)\n") }
 }
 
 extension ToolContext {
   /// Where the running command's errors, warnings and notes go, in their one shape.
   var report: Report { Report(command: commandName, sink: standardError) }
-}
-
-/// A command that stopped, with its exit status (the message is already written).
-struct Stopped: Error {
-  let status: ExitCode
-  init(_ status: ExitCode) { self.status = status }
 }

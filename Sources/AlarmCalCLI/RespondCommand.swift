@@ -29,12 +29,14 @@ enum RespondCommand {
   /// How long an edit waits for another process's edit of the same file.
   static let lockWaitSeconds = 10.0
 
-  static func run(_ arguments: [String], kind: Kind, context: ToolContext) -> ExitCode {
-    CommandFront.run(arguments, declaration(kind), context: context) {
+  static func run(_ arguments: [String], kind: Kind, context: ToolContext) throws(CommandFailure)
+    -> ExitCode
+  {
+    try CommandFront.run(arguments, declaration(kind), context: context) {
       (parsed) throws(UsageError) in
       try parseOptions(parsed, kind: kind, context: context)
-    } then: { options in
-      respond(kind, options, context: context)
+    } then: { options throws(CommandFailure) in
+      try respond(kind, options, context: context)
     }
   }
 
@@ -86,53 +88,22 @@ enum RespondCommand {
     }
   }
 
-  private static func respond(_ kind: Kind, _ options: Options, context: ToolContext) -> ExitCode {
-    let err = context.report
+  private static func respond(_ kind: Kind, _ options: Options, context: ToolContext)
+    throws(CommandFailure) -> ExitCode
+  {
     let path = options.file
     // A link is followed once, here: the file it leads to is locked, read and replaced.
     let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     guard FileManager.default.fileExists(atPath: path) else {
-      err.error(InputFile.noSuchFile(path))
-      return .noInput
+      throw CommandFailure(.noInput, InputFile.noSuchFile(path))
     }
     let lock: FileLock
     do {
       lock = try FileLock(target, waitingUpTo: lockWaitSeconds)
     } catch {
-      err.error("\(error.message)")
-      return FileManager.default.fileExists(atPath: path) ? .temporaryFailure : .noInput
-    }
-    let status = edit(kind, options, target: target, context: context)
-    lock.release()
-    return status
-  }
-
-  /// Reads the file (`target`: the path with links resolved), writes the response and replaces
-  /// the file, the lock held. A file that replacing would change other than in its text (its
-  /// owner, its links) or that is read-only is refused before it is read: exit 77.
-  private static func edit(_ kind: Kind, _ options: Options, target: String, context: ToolContext)
-    -> ExitCode
-  {
-    let err = context.report
-    let path = options.file
-    do {
-      try AtomicFile.checkEditable(target)
-    } catch {
-      err.error("\(error.message)")
-      return .noPermission
-    }
-    let bytes: [UInt8]
-    do {
-      bytes = try InputFile.read(target, maximumBytes: options.maximumBytes, context: context)
-    } catch {
-      err.error("\(error.message)")
-      return .noInput
-    }
-    // An alarm list (JSON) is edited in its own form; `upcoming` prints the same ids for it.
-    let isList = AlarmListInput.isList(bytes, file: path)
-    if !isList, let problem = InputFile.notUTF8Message(bytes, name: path) {
-      err.error(problem)
-      return .badData
+      throw CommandFailure(
+        FileManager.default.fileExists(atPath: path) ? .temporaryFailure : .noInput,
+        error.message)
     }
     let response: AlarmResponse
     switch kind {
@@ -141,6 +112,44 @@ enum RespondCommand {
       response = .snooze(until: until)
     case .dismiss:
       response = .dismiss
+    }
+    let written = try edit(response, options, target: target, context: context)
+    // A failure releases the lock as the function leaves: the lock's deinit.
+    lock.release()
+    let id = written.firing.id
+    switch response {
+    case .snooze(let until):
+      let snooze = written.snooze.map { "; the snooze rings as \($0.id)" } ?? ""
+      context.standardOutput.write("snoozed \(id) until \(until)\(snooze)\n")
+    case .dismiss:
+      context.standardOutput.write("dismissed \(id)\n")
+    }
+    return .success
+  }
+
+  /// Reads the file (`target`: the path with links resolved), writes `response` and replaces
+  /// the file, the lock held; gives what was written. A file that replacing would change other
+  /// than in its text (its owner, its links) or that is read-only is refused before it is read:
+  /// exit 77.
+  private static func edit(
+    _ response: AlarmResponse, _ options: Options, target: String, context: ToolContext
+  ) throws(CommandFailure) -> WrittenResponse {
+    let path = options.file
+    do {
+      try AtomicFile.checkEditable(target)
+    } catch {
+      throw CommandFailure(.noPermission, error.message)
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = try InputFile.read(target, maximumBytes: options.maximumBytes, context: context)
+    } catch {
+      throw CommandFailure(.noInput, error.message)
+    }
+    // An alarm list (JSON) is edited in its own form; `upcoming` prints the same ids for it.
+    let isList = AlarmListInput.isList(bytes, file: path)
+    if !isList, let problem = InputFile.notUTF8Message(bytes, name: path) {
+      throw CommandFailure(.badData, problem)
     }
     let written: WrittenResponse
     do {
@@ -157,30 +166,23 @@ enum RespondCommand {
       }
     } catch {
       // A list that cannot be read is reported as `convert` reports it: a line per problem.
-      for line in error.message.split(separator: "\n") { err.error(String(line)) }
-      return error.isUnreadable ? .badData : .problemsFound
+      throw CommandFailure(
+        error.isUnreadable ? .badData : .problemsFound,
+        lines: error.message.split(separator: "\n").map(String.init))
     }
     // Another program (one that takes no lock) may have written the file since it was read.
     let current = try? InputFile.read(
       target, maximumBytes: options.maximumBytes, context: context)
     guard current == bytes else {
-      err.error("\(path) changed while it was being edited; nothing was written, try again")
-      return .temporaryFailure
+      throw CommandFailure(
+        .temporaryFailure,
+        "\(path) changed while it was being edited; nothing was written, try again")
     }
     do {
       try AtomicFile.write(written.bytes, to: target, as: .edited)
     } catch {
-      err.error("\(error.message)")
-      return error.refused ? .noPermission : .ioError
+      throw CommandFailure(error.refused ? .noPermission : .ioError, error.message)
     }
-    let id = written.firing.id
-    switch response {
-    case .snooze(let until):
-      let snooze = written.snooze.map { "; the snooze rings as \($0.id)" } ?? ""
-      context.standardOutput.write("snoozed \(id) until \(until)\(snooze)\n")
-    case .dismiss:
-      context.standardOutput.write("dismissed \(id)\n")
-    }
-    return .success
+    return written
   }
 }

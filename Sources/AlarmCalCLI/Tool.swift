@@ -10,7 +10,7 @@ public enum Tool {
   /// A command: its declaration and what runs it.
   struct Command: Sendable {
     let declaration: CommandDeclaration
-    let run: @Sendable ([String], ToolContext) -> ExitCode
+    let run: @Sendable ([String], ToolContext) throws(CommandFailure) -> ExitCode
   }
 
   /// The commands, in the order the help lists them.
@@ -21,10 +21,14 @@ public enum Tool {
     Command(declaration: ValidateCommand.declaration, run: ValidateCommand.run),
     Command(
       declaration: RespondCommand.declaration(.snooze),
-      run: { RespondCommand.run($0, kind: .snooze, context: $1) }),
+      run: { (arguments, context) throws(CommandFailure) in
+        try RespondCommand.run(arguments, kind: .snooze, context: context)
+      }),
     Command(
       declaration: RespondCommand.declaration(.dismiss),
-      run: { RespondCommand.run($0, kind: .dismiss, context: $1) }),
+      run: { (arguments, context) throws(CommandFailure) in
+        try RespondCommand.run(arguments, kind: .dismiss, context: context)
+      }),
     Command(declaration: CalendarsCommand.declaration, run: CalendarsCommand.run),
     Command(declaration: PushCommand.declaration, run: PushCommand.run),
     Command(declaration: PullCommand.declaration, run: PullCommand.run),
@@ -33,55 +37,74 @@ public enum Tool {
   /// The declarations of every command.
   static var declarations: [CommandDeclaration] { commands.map(\.declaration) }
 
-  /// Runs one invocation and returns its exit status.
+  /// Runs one invocation and returns its exit status; a failure is written by
+  /// ``status(context:of:)``.
   public static func run(arguments: [String], context: ToolContext) -> ExitCode {
+    var context = context
+    if let first = arguments.first, declarations.contains(where: { $0.name == first }) {
+      context.commandName = first
+    }
+    return status(context: context) { () throws(CommandFailure) in
+      try dispatch(arguments, context: context)
+    }
+  }
+
+  /// What `body` gives, or, when it throws, the failure written to standard error (the one
+  /// place a failure is written) and its status.
+  static func status(
+    context: ToolContext, of body: () throws(CommandFailure) -> ExitCode
+  ) -> ExitCode {
+    do {
+      return try body()
+    } catch {
+      return context.report.failed(error)
+    }
+  }
+
+  /// Where a mistaken command line is pointed.
+  private static let commandsHint = "Run 'alarmcal --help' for the commands.\n"
+
+  /// Hands `arguments` to their command, or answers the tool's own options.
+  private static func dispatch(_ arguments: [String], context: ToolContext)
+    throws(CommandFailure) -> ExitCode
+  {
     guard let first = arguments.first else {
-      context.standardError.write(HelpText.tool(declarations))
-      return .usage
+      throw CommandFailure(.usage, lines: [], guidance: HelpText.tool(declarations))
     }
     let rest = Array(arguments.dropFirst())
     if let command = commands.first(where: { $0.declaration.name == first }) {
-      var context = context
-      context.commandName = first
-      return command.run(rest, context)
+      return try command.run(rest, context)
     }
     switch first {
     case "-h", "--help":
       context.standardOutput.write(HelpText.tool(declarations))
-      return .success
     case "--version":
       context.standardOutput.write(HelpText.version + "\n")
-      return .success
     case "help":
-      return help(rest, context: context)
+      try help(rest, context: context)
     case "--generate-manual":
       guard rest.isEmpty else {
-        context.report.error("--generate-manual takes no argument, not '\(rest[0])'")
-        return .usage
+        throw CommandFailure(.usage, "--generate-manual takes no argument, not '\(rest[0])'")
       }
       context.standardOutput.write(ManualPage.roff(declarations))
-      return .success
     case "--generate-completion-script":
       guard rest.count == 1, let script = CompletionScript.script(for: rest[0], declarations)
       else {
-        context.report.error(
+        throw CommandFailure(
+          .usage,
           "--generate-completion-script takes one of \(CompletionScript.shells.joined(separator: ", "))"
         )
-        return .usage
       }
       context.standardOutput.write(script)
-      return .success
     case CompletionScript.zonesCommand:
       // Hidden: the zone names --tz accepts, for the completion scripts.
       let zones = Foundation.TimeZone.knownTimeZoneIdentifiers.sorted()
       context.standardOutput.write(zones.joined(separator: "\n") + "\n")
-      return .success
     default:
       let what = first.hasPrefix("-") ? "unknown option \(first)" : "unknown command '\(first)'"
-      context.report.error(what)
-      context.standardError.write("Run 'alarmcal --help' for the commands.\n")
-      return .usage
+      throw CommandFailure(.usage, what, guidance: commandsHint)
     }
+    return .success
   }
 
   /// Runs with the real process streams and environment; a failed write to standard output
@@ -103,17 +126,17 @@ public enum Tool {
     return status
   }
 
-  private static func help(_ arguments: [String], context: ToolContext) -> ExitCode {
+  private static func help(_ arguments: [String], context: ToolContext) throws(CommandFailure) {
     if arguments.isEmpty {
       context.standardOutput.write(HelpText.tool(declarations))
-      return .success
-    }
-    if arguments.count == 1, let command = declarations.first(where: { $0.name == arguments[0] }) {
+    } else if arguments.count == 1,
+      let command = declarations.first(where: { $0.name == arguments[0] })
+    {
       context.standardOutput.write(HelpText.help(command))
-      return .success
+    } else {
+      throw CommandFailure(
+        .usage, "no help for '\(arguments.joined(separator: " "))'",
+        guidance: commandsHint)
     }
-    context.report.error("no help for '\(arguments.joined(separator: " "))'")
-    context.standardError.write("Run 'alarmcal --help' for the commands.\n")
-    return .usage
   }
 }

@@ -85,12 +85,14 @@ enum UpcomingCommand {
       unreadable (the other files are still listed), 69, 76, 77 as for 'alarmcal pull'.
       """)
 
-  static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    CommandFront.run(arguments, declaration, context: context) {
+  static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
+    -> ExitCode
+  {
+    try CommandFront.run(arguments, declaration, context: context) {
       (parsed) throws(UsageError) in
       try parseOptions(parsed, context: context)
-    } then: { options in
-      upcoming(options, context: context)
+    } then: { options throws(CommandFailure) in
+      try upcoming(options, context: context)
     }
   }
 
@@ -126,9 +128,12 @@ enum UpcomingCommand {
   /// How many firings are listed without --limit or --to.
   static let defaultLimit = 10
 
-  private static func upcoming(_ options: Options, context: ToolContext) -> ExitCode {
+  private static func upcoming(_ options: Options, context: ToolContext)
+    throws(CommandFailure) -> ExitCode
+  {
     let err = context.report
-    // The first file that could not be read decides the exit status; the others are listed.
+    // A file that cannot be read is said as it is met and the others are listed; the first
+    // such file decides the exit status.
     var failure: ExitCode?
     var schedule = FiringSchedule(
       defaultZone: options.zone, includeAcknowledged: options.includeAcknowledged,
@@ -136,29 +141,23 @@ enum UpcomingCommand {
     for file in options.files {
       let name = InputFile.displayName(file)
       // An alarm list is planned as `convert` would export it at --now.
-      let bytes: [UInt8]
-      switch AlarmListInput.calendar(
-        of: file, maximumBytes: options.maximumBytes, zone: options.zone, now: options.now,
-        context: context)
-      {
-      case .success(let read): bytes = read
-      case .failure(let stop):
-        failure = failure ?? stop.status
-        continue
-      }
-      do {
-        // Each event becomes its series as soon as it is read.
-        try schedule.read(consume bytes, file: file)
+      do throws(CommandFailure) {
+        let bytes = try AlarmListInput.calendar(
+          of: file, maximumBytes: options.maximumBytes, zone: options.zone, now: options.now,
+          context: context)
+        do {
+          // Each event becomes its series as soon as it is read.
+          try schedule.read(consume bytes, file: file)
+        } catch {
+          throw CommandFailure(.badData, "\(name):\(error.line): \(error.message)")
+        }
       } catch {
-        err.error("\(name):\(error.line): \(error.message)")
-        failure = failure ?? .badData
+        let status = err.failed(error)
+        failure = failure ?? status
       }
     }
     if let connection = options.connection {
-      switch read(connection, into: &schedule, context: context) {
-      case .success: break
-      case .failure(let stop): return stop.status
-      }
+      try read(connection, into: &schedule, context: context)
     }
     for warning in schedule.warnings { err.warning("\(warning)") }
     let colour =
@@ -182,21 +181,17 @@ enum UpcomingCommand {
   }
 
   /// Reads the CalDAV calendar at `--url` (calendar-query, RFC 4791 §7.8) into `schedule`, as
-  /// `pull` would write it; a failure is written and ends the command.
+  /// `pull` would write it; a failure ends the command.
   private static func read(
     _ connection: CalDAVConnection, into schedule: inout FiringSchedule, context: ToolContext
-  ) -> Result<Void, Stopped> {
-    let session: CalDAVSession
-    switch connection.session(context: context) {
-    case .success(let opened): session = opened
-    case .failure(let stop): return .failure(stop)
-    }
+  ) throws(CommandFailure) {
+    let session = try connection.session(context: context)
     let collection = connection.collectionURL
     let objects: [CalendarObject]
     do {
       objects = try session.calendarObjects(in: collection)
     } catch {
-      return .failure(Stopped(CalDAVConnection.report(error, context: context)))
+      throw CalDAVConnection.failure(error)
     }
     let bytes: [UInt8]
     do {
@@ -205,15 +200,13 @@ enum UpcomingCommand {
           object.data.map { (object.url.path(percentEncoded: true), $0) }
         }, collection: collection)
     } catch {
-      context.report.error("\(error.message)")
-      return .failure(Stopped(.badData))
+      throw CommandFailure(.badData, error.message)
     }
     do {
       try schedule.read(consume bytes, file: collection.absoluteString)
     } catch {
-      context.report.error("\(collection.absoluteString):\(error.line): \(error.message)")
-      return .failure(Stopped(.badData))
+      throw CommandFailure(
+        .badData, "\(collection.absoluteString):\(error.line): \(error.message)")
     }
-    return .success(())
   }
 }

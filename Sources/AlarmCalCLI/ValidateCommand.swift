@@ -57,8 +57,10 @@ enum ValidateCommand {
     var maximumProblems: Int
   }
 
-  static func run(_ arguments: [String], context: ToolContext) -> ExitCode {
-    CommandFront.run(arguments, declaration, context: context) {
+  static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
+    -> ExitCode
+  {
+    try CommandFront.run(arguments, declaration, context: context) {
       (parsed) throws(UsageError) in
       try parseOptions(parsed, context: context)
     } then: { options in
@@ -84,6 +86,8 @@ enum ValidateCommand {
   /// Problems shown per file unless `--max-problems` says otherwise.
   static let defaultMaximumProblems = 1_000
 
+  /// Each file's problems are the command's output; a file that cannot be read is said as it
+  /// is met, and the others are checked (exit 66 at the end).
   private static func check(_ options: Options, context: ToolContext) -> ExitCode {
     var diagnostics: [Diagnostic] = []
     var failing = false

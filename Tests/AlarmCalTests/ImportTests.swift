@@ -256,7 +256,7 @@ import Testing
     // Two copies with one UID are two revisions of one event: the later in the file wins.
     #expect(
       result.warnings.map(\.description) == [
-        #"s.ics:4: warning: event "dup" (\u{1b}[31mred): an older revision than the one at line 14 (same SEQUENCE and DTSTAMP, and it comes earlier in the file); it is ignored"#
+        #"s.ics:4: event "dup" (\u{1b}[31mred): an older revision than the one at line 14 (same SEQUENCE and DTSTAMP, and it comes earlier in the file); it is ignored"#
       ])
   }
 }

@@ -55,7 +55,7 @@ import Testing
     #expect(imported.losses.isEmpty)
     #expect(
       imported.warnings.map(\.description) == [
-        "f.ics:4: warning: event \"edited\" (event): an older revision than the one at line 16 (its SEQUENCE 0 is lower than 1); it is ignored"
+        "f.ics:4: event \"edited\" (event): an older revision than the one at line 16 (its SEQUENCE 0 is lower than 1); it is ignored"
       ])
   }
 

@@ -271,7 +271,7 @@ import Testing
     #expect(result.alarms.map(\.id) == ["P"])
     #expect(
       result.warnings.map(\.description) == [
-        #"t.ics:4: warning: task "P" (Start only): has no deadline (DUE, or DTSTART and DURATION); its alarms are kept as alarms"#
+        #"t.ics:4: task "P" (Start only): has no deadline (DUE, or DTSTART and DURATION); its alarms are kept as alarms"#
       ])
     #expect(
       result.losses.map(\.description) == [

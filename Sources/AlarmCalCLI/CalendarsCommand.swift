@@ -23,11 +23,14 @@ enum CalendarsCommand {
           "Follow a principal or calendar home on another host or port than --url (iCloud names one), sending the credentials there too; never from https to http. Without it such an answer is refused."
       )
     ],
-    epilogue: """
-      Exit status: 0 done, 64 usage error, 69 server unreachable (or 5xx, 404, TLS failure),
-      76 unusable answer (another host named without --allow-other-host), 77 credentials or
-      access refused (401, 403).
-      """)
+    exitStatuses: [
+      ExitStatus(.success), ExitStatus(.usage), ExitStatus(.unavailable), ExitStatus(.ioError),
+      ExitStatus(
+        .protocolError,
+        "unusable CalDAV answer (not XML, too large, another host named without --allow-other-host)"
+      ),
+      ExitStatus(.noPermission, "credentials or access refused (401, 403)"),
+    ])
 
   static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
     -> ExitCode

@@ -135,8 +135,10 @@ struct CommandDeclaration: Sendable {
   let arguments: [ArgumentDeclaration]
   /// The command's options: its own, then the shared groups it takes.
   let options: [OptionDeclaration]
-  /// What the command prints and how it exits, after the options in `--help`.
+  /// What the command prints, after the options in `--help`.
   let epilogue: String
+  /// The statuses the command exits with, in order; `--help` and the manual page list them.
+  let exitStatuses: [ExitStatus]
   /// Sets of alternatives of which the command needs exactly one, each alternative the long
   /// names of the options given together (`[[["id"], ["request", "delivered"]]]`): usage
   /// writes them as `(--id FIRING_ID | --request ID --delivered ISO)`.
@@ -145,7 +147,7 @@ struct CommandDeclaration: Sendable {
   init(
     _ name: String, abstract: String, discussion: String = "",
     arguments: [ArgumentDeclaration] = [], options: [OptionDeclaration],
-    oneOf: [[[String]]] = [], epilogue: String = ""
+    oneOf: [[[String]]] = [], epilogue: String = "", exitStatuses: [ExitStatus]
   ) {
     self.name = name
     self.abstract = abstract
@@ -154,6 +156,7 @@ struct CommandDeclaration: Sendable {
     self.options = options
     self.oneOf = oneOf
     self.epilogue = epilogue
+    self.exitStatuses = exitStatuses
   }
 
   /// Every option the command takes: its own, then `-h`/`--help`.

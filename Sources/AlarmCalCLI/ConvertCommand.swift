@@ -75,10 +75,11 @@ enum ConvertCommand {
     epilogue: """
       --now is also the moment to export for: each alarm starts at its first ring at or after
       it. DTSTAMP is SOURCE_DATE_EPOCH when set, else --now.
-
-      Exit status: 0 done, 1 --strict found losses, 64 usage error, 65 unusable input data,
-      66 missing input, 74 write error.
-      """)
+      """,
+    exitStatuses: [
+      ExitStatus(.success), ExitStatus(.problemsFound, "--strict found losses (nothing written)"),
+      ExitStatus(.usage), ExitStatus(.badData), ExitStatus(.noInput), ExitStatus(.ioError),
+    ])
 
   static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
     -> ExitCode

@@ -64,6 +64,7 @@ enum HelpText {
     }
     text += "\nOptions:\n" + table(rows.options)
     if !command.epilogue.isEmpty { text += "\n" + command.epilogue + "\n" }
+    text += "\n" + wrapped(ExitStatus.sentence(command.exitStatuses), indent: 0) + "\n"
     return text
   }
 

@@ -1,7 +1,7 @@
 /// alarmcal(1) in roff, made from the command declarations (`alarmcal --generate-manual`).
 enum ManualPage {
   static func roff(_ commands: [CommandDeclaration]) -> String {
-    header + commands.map(section).joined() + trailer
+    header + commands.map(section).joined() + exitStatus + trailer
   }
 
   /// The page's name, synopsis and description, up to the commands' sections.
@@ -47,19 +47,19 @@ enum ManualPage {
       page += ".TP\n" + term + "\n" + escaped(HelpText.described(option)) + "\n"
     }
     if !command.epilogue.isEmpty { page += ".PP\n" + paragraphs(command.epilogue) }
+    page += ".PP\n" + escaped(ExitStatus.sentence(command.exitStatuses)) + "\n"
     return page
   }
 
-  /// Exit status, environment and files, after the commands.
+  /// EXIT STATUS: each status and what it means for any command (``ExitCode/table``).
+  private static var exitStatus: String {
+    ".SH \"EXIT STATUS\"\n"
+      + ExitCode.table.map { ".TP\n.B \($0.code)\n" + escaped($0.meaning) + "\n" }.joined()
+      + ".PP\nErrors are written as\n.IR \"alarmcal COMMAND: error: MESSAGE\" .\n"
+  }
+
+  /// Environment and files, after the exit status.
   private static let trailer = """
-    .SH "EXIT STATUS"
-    0 done; 1 the job found problems (validation errors, conflicts, refusals, \\-\\-strict
-    losses, no such firing); 64 usage error; 65 unusable input data; 66 missing or unreadable
-    input; 69 CalDAV server unreachable; 73 CalDAV server full; 74 output not writable;
-    75 the file was being edited by another program; 76 unusable CalDAV answer;
-    77 credentials, access or the file's permissions refused.
-    Errors are written as
-    .IR "alarmcal COMMAND: error: MESSAGE" .
     .SH ENVIRONMENT
     .TP
     .B SOURCE_DATE_EPOCH

@@ -33,9 +33,11 @@ enum PlanCommand {
     ] + SharedOptions.time + SharedOptions.input,
     epilogue: """
       --tz is the device's zone: repeating requests follow its wall clock.
-
-      Exit status: 0 done, 64 usage error, 65 unusable input data, 66 missing input.
-      """)
+      """,
+    exitStatuses: [
+      ExitStatus(.success), ExitStatus(.usage), ExitStatus(.badData), ExitStatus(.noInput),
+      ExitStatus(.ioError),
+    ])
 
   struct Options {
     var files: [String]

@@ -46,11 +46,19 @@ enum PullCommand {
     epilogue: """
       Prints "pulled: N resources (full read)" or "pulled: N changed, N removed (sync-collection)",
       and for a list, "N items in the calendar are not in this list" when there are any.
-      Exit status: 0 done, 1 conflicts (FILE's versions kept, the rest merged), 64 usage
-      error, 65 unusable calendar data, FILE or state file, 69 server unreachable (or 5xx, 404,
-      TLS failure), 74 write error, 76 unusable answer (an href outside the collection too), 77
-      credentials or access refused (401, 403).
-      """)
+      """,
+    exitStatuses: [
+      ExitStatus(.success),
+      ExitStatus(.problemsFound, "conflicts (FILE's versions kept, the rest merged)"),
+      ExitStatus(.usage), ExitStatus(.badData, "unusable calendar data, FILE or state file"),
+      ExitStatus(.noInput, "FILE is a folder or unreadable"), ExitStatus(.unavailable),
+      ExitStatus(.ioError),
+      ExitStatus(
+        .protocolError,
+        "unusable CalDAV answer (not XML, too large, another host, an href outside the collection)"
+      ),
+      ExitStatus(.noPermission, "credentials or access refused (401, 403)"),
+    ])
 
   struct Options {
     var connection: CalDAVConnection

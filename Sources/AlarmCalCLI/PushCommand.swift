@@ -51,12 +51,20 @@ enum PushCommand {
       A JSON list is exported at --now; DTSTAMP is SOURCE_DATE_EPOCH when set, else --now.
 
       Prints "pushed: N new, N changed, N unchanged, N deleted, N conflicts, N refused".
-      Exit status: 0 done, 1 conflicts or refusals (the rest was pushed), 64 usage error, 65
-      unusable input or state file, 66 missing input, 69 server unreachable (or 5xx, 404, TLS
-      failure; what was pushed before is remembered), 73 server full (507), 74 the state file
-      could not be written, 76 unusable answer, 77 credentials or access to the calendar
-      refused (401, 403).
-      """)
+      """,
+    exitStatuses: [
+      ExitStatus(.success),
+      ExitStatus(.problemsFound, "conflicts or refusals (the rest was pushed)"),
+      ExitStatus(.usage), ExitStatus(.badData, "unusable input or state file"),
+      ExitStatus(.noInput),
+      ExitStatus(
+        .unavailable,
+        "CalDAV server unreachable, timed out, TLS failure, 5xx after retries, or 404 (what was pushed before is remembered)"
+      ),
+      ExitStatus(.serverFull), ExitStatus(.ioError, "the state file could not be written"),
+      ExitStatus(.protocolError),
+      ExitStatus(.noPermission, "credentials or access to the calendar refused (401, 403)"),
+    ])
 
   /// The property that marks a component as alarmcal's, with the list's name as its value.
   static let listMark = "X-ALARMCAL-LIST"

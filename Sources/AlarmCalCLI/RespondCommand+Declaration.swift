@@ -29,8 +29,8 @@ extension RespondCommand {
           One of --minutes and --until is needed. The firing must have rung by --now.
 
           Prints "snoozed ID until TIME; the snooze rings as SNOOZE_ID".
-          \(exitStatus)
-          """)
+          """,
+        exitStatuses: exitStatuses)
     case .dismiss:
       CommandDeclaration(
         "dismiss",
@@ -49,8 +49,8 @@ extension RespondCommand {
           The firing must have rung by --now.
 
           Prints "dismissed ID".
-          \(exitStatus)
-          """)
+          """,
+        exitStatuses: exitStatuses)
     }
   }
 
@@ -76,9 +76,11 @@ extension RespondCommand {
       "delivered", .instant, help: "When the request's notification was delivered."),
   ]
 
-  private static let exitStatus = """
-    Exit status: 0 done, 1 no such firing (or it has not rung yet), 64 usage error,
-    65 unusable input data, 66 missing input, 74 write error, 75 the file was being
-    edited by another program (nothing was written; try again).
-    """
+  private static let exitStatuses = [
+    ExitStatus(.success), ExitStatus(.problemsFound, "no such firing (or it has not rung yet)"),
+    ExitStatus(.usage), ExitStatus(.badData), ExitStatus(.noInput), ExitStatus(.ioError),
+    ExitStatus(.temporaryFailure),
+    ExitStatus(
+      .noPermission, "FILE may not be edited (read-only, not a regular file, other hard links)"),
+  ]
 }

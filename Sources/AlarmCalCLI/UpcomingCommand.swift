@@ -80,10 +80,14 @@ enum UpcomingCommand {
       snoozeMinutes (the snooze's length), as in an alarm list's record, file, id
       (stable across runs and machines, and across snoozes and dismissals of other firings;
       usable as a notification request id).
-
-      Exit status: 0 done, 64 usage error, 65 a file's data is unusable, 66 a file is missing or
-      unreadable (the other files are still listed), 69, 76, 77 as for 'alarmcal pull'.
-      """)
+      """,
+    exitStatuses: [
+      ExitStatus(.success), ExitStatus(.usage),
+      ExitStatus(.badData, "a file's data is unusable (the other files are still listed)"),
+      ExitStatus(.noInput, "a file is missing or unreadable (the other files are still listed)"),
+      ExitStatus(.unavailable), ExitStatus(.ioError), ExitStatus(.protocolError),
+      ExitStatus(.noPermission, "credentials or access refused (401, 403)"),
+    ])
 
   static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
     -> ExitCode

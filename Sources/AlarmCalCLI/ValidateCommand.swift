@@ -37,10 +37,14 @@ enum ValidateCommand {
     ] + SharedOptions.time + SharedOptions.input,
     epilogue: """
       Alarms of series that ended before --now are reported as never ringing.
-
-      Exit status: 0 no errors (warnings allowed), 1 a file has errors (or warnings with
-      --strict), 64 usage error, 66 a file is missing or unreadable.
-      """)
+      """,
+    exitStatuses: [
+      ExitStatus(.success, "no errors (warnings allowed)"),
+      ExitStatus(.problemsFound, "a file has errors (or warnings with --strict)"),
+      ExitStatus(.usage),
+      ExitStatus(.noInput, "a file is missing or unreadable (the others are still checked)"),
+      ExitStatus(.ioError),
+    ])
 
   enum Format: String {
     case text

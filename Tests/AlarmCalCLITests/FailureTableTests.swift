@@ -185,12 +185,13 @@ import Testing
     }
   }
 
-  @Test(
-    "a write error on standard output is said once, with status 74",
-    arguments: [
-      ["validate", "@/ok.ics"], ["upcoming", "@/ok.ics"], ["convert", "@/ok.ics"],
-      ["plan", "@/ok.ics"],
-    ])
+  /// The commands that write their result to standard output, each with a file to read.
+  static let printing = [
+    ["validate", "@/ok.ics"], ["upcoming", "@/ok.ics"], ["convert", "@/ok.ics"],
+    ["plan", "@/ok.ics"],
+  ]
+
+  @Test("a write error on standard output is said once, with status 74", arguments: printing)
   func fullDisk(arguments: [String]) throws {
     let folder = try Self.folder().path
     let process = Process()

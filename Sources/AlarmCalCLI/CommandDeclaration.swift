@@ -222,4 +222,15 @@ enum SharedOptions {
 
   /// Options every command answers, listed last.
   static let help = OptionDeclaration("help", short: "h", .flag, help: "Show this help.")
+
+  /// The tool's own options, given in place of a command (`alarmcal --version`).
+  static let tool: [OptionDeclaration] = [
+    help,
+    OptionDeclaration("version", .flag, help: "Show the version."),
+    OptionDeclaration(
+      "generate-manual", .flag, help: "Print the manual page alarmcal(1) (roff)."),
+    OptionDeclaration(
+      "generate-completion-script", .choice(CompletionScript.shells),
+      help: "Print a shell completion script."),
+  ]
 }

@@ -51,14 +51,17 @@ enum CompletionScript {
         local program="${COMP_WORDS[0]}"
         COMPREPLY=()
         if [[ $COMP_CWORD -eq 1 ]]; then
-          COMPREPLY=($(compgen -W "\(names.joined(separator: " ")) --help --version --generate-manual --generate-completion-script" -- "$cur"))
+          COMPREPLY=($(compgen -W "\((names + SharedOptions.tool.flatMap(words)).joined(separator: " "))" -- "$cur"))
           return
         fi
         case "${COMP_WORDS[1]}" in
           help) COMPREPLY=($(compgen -W "\(commands.map(\.name).joined(separator: " "))" -- "$cur")) ;;
-          --generate-completion-script) COMPREPLY=($(compgen -W "\(shells.joined(separator: " "))" -- "$cur")) ;;
 
       """
+    for option in SharedOptions.tool where option.takesValue {
+      script +=
+        "    " + words(option).joined(separator: "|") + ") " + bashValues(option.kind) + " ;;\n"
+    }
     for command in commands {
       script += "    \(command.name)) _alarmcal_\(identifier(command.name)) ;;\n"
     }
@@ -89,23 +92,7 @@ enum CompletionScript {
     script += "  _multi_parts / zones\n}\n"
     for command in commands {
       script += "_alarmcal_\(identifier(command.name))() {\n  _arguments -s \\\n"
-      for option in command.allOptions {
-        let help = zshText(option.help)
-        let action: String
-        switch option.kind {
-        case .flag: action = ""
-        case .file: action = ":\(option.placeholder):_files"
-        case .zone: action = ":\(option.placeholder):_alarmcal_zones"
-        case .choice(let words): action = ":\(option.placeholder):(\(words.joined(separator: " ")))"
-        default: action = ":\(zshText(option.placeholder)): "
-        }
-        if let short = option.short {
-          script +=
-            "    '(-\(short) \(option.flagName))'{-\(short),\(option.flagName)}'[\(help)]\(action)' \\\n"
-        } else {
-          script += "    '\(option.flagName)[\(help)]\(action)' \\\n"
-        }
-      }
+      for option in command.allOptions { script += "    \(zshSpec(option)) \\\n" }
       if let argument = command.arguments.first {
         script += "    '\(argument.repeating ? "*" : "1"):\(argument.name):_files' \\\n"
       }
@@ -119,7 +106,7 @@ enum CompletionScript {
     script += "    'help:Show help for a command.'\n  )\n"
     script += "  if (( CURRENT == 2 )); then\n    _describe command commands\n"
     script +=
-      "    _arguments '--help' '--version' '--generate-manual' '--generate-completion-script:shell:(\(shells.joined(separator: " ")))'\n    return\n  fi\n"
+      "    _arguments \(SharedOptions.tool.map(zshSpec).joined(separator: " "))\n    return\n  fi\n"
     script += "  local command=${words[2]}\n  shift words\n  (( CURRENT-- ))\n  case $command in\n"
     script += "    help) _describe command commands ;;\n"
     for command in commands {
@@ -127,6 +114,21 @@ enum CompletionScript {
     }
     script += "  esac\n}\n_alarmcal \"$@\"\n"
     return script
+  }
+
+  /// An option as `_arguments` takes it: its words, help and how its value completes.
+  private static func zshSpec(_ option: OptionDeclaration) -> String {
+    let help = zshText(option.help)
+    let action: String
+    switch option.kind {
+    case .flag: action = ""
+    case .file: action = ":\(option.placeholder):_files"
+    case .zone: action = ":\(option.placeholder):_alarmcal_zones"
+    case .choice(let words): action = ":\(option.placeholder):(\(words.joined(separator: " ")))"
+    default: action = ":\(zshText(option.placeholder)): "
+    }
+    guard let short = option.short else { return "'\(option.flagName)[\(help)]\(action)'" }
+    return "'(-\(short) \(option.flagName))'{-\(short),\(option.flagName)}'[\(help)]\(action)'"
   }
 
   /// Help text safe inside zsh's single-quoted `[...]` and `:` fields.
@@ -159,32 +161,32 @@ enum CompletionScript {
     }
     script +=
       "complete -c alarmcal -n __fish_use_subcommand -a help -d 'Show help for a command.'\n"
-    script += "complete -c alarmcal -n __fish_use_subcommand -s h -l help -d 'Show this help.'\n"
-    script += "complete -c alarmcal -n __fish_use_subcommand -l version -d 'Show the version.'\n"
-    script +=
-      "complete -c alarmcal -n __fish_use_subcommand -l generate-manual -d 'Print the manual page.'\n"
-    script +=
-      "complete -c alarmcal -n __fish_use_subcommand -l generate-completion-script -x -a '\(shells.joined(separator: " "))'\n"
+    for option in SharedOptions.tool {
+      script += fishLine(option, condition: "-n __fish_use_subcommand")
+    }
     for command in commands {
       let condition = "-n '__fish_seen_subcommand_from \(command.name)'"
-      for option in command.allOptions {
-        var line = "complete -c alarmcal \(condition)"
-        if let short = option.short { line += " -s \(short)" }
-        line += " -l \(option.name)"
-        switch option.kind {
-        case .flag: break
-        case .file: line += " -r -F"
-        case .zone: line += " -x -a '(\(fishZones))'"
-        case .choice(let words): line += " -x -a '\(words.joined(separator: " "))'"
-        default: line += " -x"
-        }
-        script += line + " -d \(fishText(option.help))\n"
-      }
+      for option in command.allOptions { script += fishLine(option, condition: condition) }
       if !command.arguments.isEmpty {
         script += "complete -c alarmcal \(condition) -F\n"
       }
     }
     return script
+  }
+
+  /// A `complete` line for `option` where `condition` holds.
+  private static func fishLine(_ option: OptionDeclaration, condition: String) -> String {
+    var line = "complete -c alarmcal \(condition)"
+    if let short = option.short { line += " -s \(short)" }
+    line += " -l \(option.name)"
+    switch option.kind {
+    case .flag: break
+    case .file: line += " -r -F"
+    case .zone: line += " -x -a '(\(fishZones))'"
+    case .choice(let words): line += " -x -a '\(words.joined(separator: " "))'"
+    default: line += " -x"
+    }
+    return line + " -d \(fishText(option.help))\n"
   }
 
   /// The fish function that lists zone names: those the program being completed accepts.

@@ -20,19 +20,8 @@ enum HelpText {
       text += "  " + padded(command.name, to: nameWidth) + command.abstract + "\n"
     }
     text += "  " + padded("help", to: nameWidth) + "Show help for a command.\n"
-    text += """
-
-      Options:
-        -h, --help     Show this help.
-        --version      Show the version.
-        --generate-manual
-                       Print the manual page alarmcal(1) (roff).
-        --generate-completion-script bash|zsh|fish
-                       Print a shell completion script.
-
-      Run 'alarmcal help <command>' for a command's options.
-
-      """
+    text += "\nOptions:\n" + table(SharedOptions.tool.map(row))
+    text += "\nRun 'alarmcal help <command>' for a command's options.\n"
     return text
   }
 
@@ -73,11 +62,13 @@ enum HelpText {
     arguments: [(String, String)], options: [(String, String)]
   ) {
     let arguments = command.arguments.map { ($0.name, $0.help) }
-    let options = command.allOptions.map { option in
-      let left = option.short.map { "-\($0), " + option.synopsis } ?? option.synopsis
-      return (left, described(option))
-    }
-    return (arguments, options)
+    return (arguments, command.allOptions.map(row))
+  }
+
+  /// An option's row: `-o, --output FILE` on the left, its help with its default.
+  private static func row(_ option: OptionDeclaration) -> (String, String) {
+    let left = option.short.map { "-\($0), " + option.synopsis } ?? option.synopsis
+    return (left, described(option))
   }
 
   /// The option's help with its default, if it has one, before the final full stop.

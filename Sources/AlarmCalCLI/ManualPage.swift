@@ -1,25 +1,29 @@
 /// alarmcal(1) in roff, made from the command declarations (`alarmcal --generate-manual`).
 enum ManualPage {
   static func roff(_ commands: [CommandDeclaration]) -> String {
-    header + commands.map(section).joined() + exitStatus + trailer
+    header + synopsis + description + toolOptions + ".SH COMMANDS\n"
+      + commands.map(section).joined() + exitStatus + trailer
   }
 
-  /// The page's name, synopsis and description, up to the commands' sections.
+  /// The page's title and name.
   private static let header = """
     .TH ALARMCAL 1 "" "\(HelpText.version)" "User Commands"
     .SH NAME
     alarmcal \\- move alarms between clock apps and calendars
-    .SH SYNOPSIS
-    .B alarmcal
-    .I command
-    .RI [ options ]
-    .br
-    .B alarmcal
-    .B \\-\\-generate\\-manual
-    .br
-    .B alarmcal
-    .B \\-\\-generate\\-completion\\-script
-    .I bash|zsh|fish
+
+    """
+
+  /// A command, or one of the tool's own options other than --help.
+  private static var synopsis: String {
+    ".SH SYNOPSIS\n.B alarmcal\n.I command\n.RI [ options ]\n"
+      + SharedOptions.tool.filter { $0.name != SharedOptions.help.name }.map { option in
+        ".br\n.B alarmcal\n.B \(escaped(option.flagName))\n"
+          + (option.takesValue ? ".I \(escaped(option.placeholder))\n" : "")
+      }.joined()
+  }
+
+  /// What alarmcal does.
+  private static let description = """
     .SH DESCRIPTION
     alarmcal converts alarm lists (JSON) to iCalendar and back, lists when the alarms of
     iCalendar files go off, checks iCalendar files, answers a ringing alarm (snooze, dismiss),
@@ -27,9 +31,22 @@ enum ManualPage {
     Every command answers
     .B \\-\\-help
     with its options.
-    .SH COMMANDS
 
     """
+
+  /// The tool's own options, given in place of a command.
+  private static var toolOptions: String {
+    ".SH OPTIONS\n"
+      + SharedOptions.tool.map { ".TP\n" + term($0) + "\n" + escaped($0.help) + "\n" }.joined()
+  }
+
+  /// An option's bold name (and short name) and its placeholder in italics, for a `.TP` line.
+  private static func term(_ option: OptionDeclaration) -> String {
+    var term = "\\fB" + escaped(option.flagName) + "\\fR"
+    if let short = option.short { term = "\\fB\\-\(short)\\fR, " + term }
+    if option.takesValue { term += " \\fI" + escaped(option.placeholder) + "\\fR" }
+    return term
+  }
 
   /// One command's section: its usage, abstract, discussion, arguments and options.
   private static func section(_ command: CommandDeclaration) -> String {
@@ -41,10 +58,7 @@ enum ManualPage {
       page += ".TP\n.I \(escaped(argument.synopsis))\n" + escaped(argument.help) + "\n"
     }
     for option in command.options {
-      var term = "\\fB" + escaped(option.flagName) + "\\fR"
-      if let short = option.short { term = "\\fB\\-\(short)\\fR, " + term }
-      if option.takesValue { term += " \\fI" + escaped(option.placeholder) + "\\fR" }
-      page += ".TP\n" + term + "\n" + escaped(HelpText.described(option)) + "\n"
+      page += ".TP\n" + term(option) + "\n" + escaped(HelpText.described(option)) + "\n"
     }
     if !command.epilogue.isEmpty { page += ".PP\n" + paragraphs(command.epilogue) }
     page += ".PP\n" + escaped(ExitStatus.sentence(command.exitStatuses)) + "\n"

@@ -14,9 +14,10 @@ import Testing
   /// The options every command answers, left out of the comparison.
   private static let everywhere: Set<String> = ["--help"]
 
-  /// The man page, the three completion scripts and each command's help, generated once.
+  /// The man page, the three completion scripts, the tool's help and each command's help,
+  /// generated once.
   struct Generated {
-    let manual, bash, zsh, fish: String
+    let manual, bash, zsh, fish, toolHelp: String
     let helps: [String: String]
 
     static func read() throws -> Generated {
@@ -29,7 +30,8 @@ import Testing
       }
       return Generated(
         manual: try runBinary(["--generate-manual"]).stdout, bash: try script("bash"),
-        zsh: try script("zsh"), fish: try script("fish"), helps: helps)
+        zsh: try script("zsh"), fish: try script("fish"),
+        toolHelp: try runBinary(["--help"]).stdout, helps: helps)
     }
   }
 
@@ -49,8 +51,7 @@ import Testing
     var candidates = Set(
       everything.matches(of: #/--[a-z][a-z-]*[a-z]/#).map { String($0.output) })
     candidates.insert("--colour")
-    candidates.subtract(
-      ["--version", "--generate-manual", "--generate-completion-script"] + Self.everywhere)
+    candidates.subtract(Self.helpOptions(generated.toolHelp).union(Self.everywhere))
 
     var accepted: Set<String> = []
     for option in candidates {
@@ -63,6 +64,49 @@ import Testing
     #expect(Self.bashOptions(bash, command: command) == accepted, "bash")
     #expect(Self.zshOptions(zsh, command: command) == accepted, "zsh")
     #expect(Self.fishOptions(fish, command: command) == accepted, "fish")
+  }
+
+  @Test(
+    "the tool's own options: what it accepts in place of a command is what its help, the man page's OPTIONS and each shell's first word offer"
+  )
+  func toolOptions() throws {
+    let generated = try Self.generated.get()
+    let everything = [
+      generated.manual, generated.bash, generated.zsh, generated.fish, generated.toolHelp,
+    ].joined(separator: "\n")
+    var candidates = Set(
+      everything.matches(of: #/--[a-z][a-z-]*[a-z]/#).map { String($0.output) })
+    candidates.insert("--colour")
+    var accepted: Set<String> = []
+    for option in candidates {
+      let result = try runBinary([option])
+      if !result.stderr.contains("unknown option \(option)") { accepted.insert(option) }
+    }
+    accepted.subtract(Self.everywhere)
+    #expect(accepted.isSuperset(of: ["--version", "--generate-manual"]))
+    #expect(Self.helpOptions(generated.toolHelp) == accepted, "help")
+    #expect(Self.manualToolOptions(generated.manual) == accepted, "man page")
+    let bashFirst = generated.bash.firstMatch(
+      of: #/COMP_CWORD -eq 1 \]\]; then\n\s*COMPREPLY=\(\$\(compgen -W "([^"]*)"/#)
+    #expect(
+      Set(
+        (bashFirst?.output.1.split(separator: " ") ?? []).map(String.init).filter {
+          $0.hasPrefix("--")
+        }
+      ).subtracting(Self.everywhere) == accepted, "bash")
+    let zshFirst = generated.zsh.firstMatch(
+      of: #/CURRENT == 2 \)\)[^\n]*\n[^\n]*\n\s*_arguments ([^\n]*)/#)
+    #expect(
+      Set(
+        (zshFirst.map { String($0.output.1) } ?? "").matches(of: #/(?:'|,)(--[a-z-]+)(?:\[|\})/#)
+          .map { String($0.output.1) }
+      ).subtracting(Self.everywhere) == accepted, "zsh")
+    let fishFirst = generated.fish.split(separator: "\n").filter {
+      $0.contains("-n __fish_use_subcommand") && $0.contains(" -l ")
+    }
+    #expect(
+      Set(fishFirst.compactMap { $0.firstMatch(of: #/ -l ([a-z-]+)/#).map { "--" + $0.output.1 } })
+        .subtracting(Self.everywhere) == accepted, "fish")
   }
 
   @Test("the man page reads with man -l, and bash completes commands, choices and zones")
@@ -130,7 +174,17 @@ import Testing
 
   /// The long options of the command's `.SS` section, each a bold `.TP` term.
   static func manualOptions(_ manual: String, command: String) -> Set<String> {
-    guard let start = manual.range(of: ".SS \"\(command)\"\n") else { return [] }
+    manualTerms(manual, after: ".SS \"\(command)\"\n")
+  }
+
+  /// The long options of the man page's OPTIONS section.
+  static func manualToolOptions(_ manual: String) -> Set<String> {
+    manualTerms(manual, after: ".SH OPTIONS\n")
+  }
+
+  /// The long options of the bold `.TP` terms from `marker` to the next section.
+  private static func manualTerms(_ manual: String, after marker: String) -> Set<String> {
+    guard let start = manual.range(of: marker) else { return [] }
     let rest = manual[start.upperBound...]
     let end = rest.range(of: "\n.S")?.lowerBound ?? rest.endIndex
     let lines = rest[..<end].split(separator: "\n", omittingEmptySubsequences: false)

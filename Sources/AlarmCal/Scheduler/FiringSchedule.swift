@@ -321,21 +321,19 @@ public struct FiringSchedule {
       message: "stopped after \(workLimit) recurrence candidates; later instances are not listed")
   }
 
-  /// Each series' place in the order ties between firings at one instant are broken in (file,
-  /// then UID; equal for equal file and UID), so sorting compares integers, not UIDs.
+  /// Each series' place in level 2 of ``Firing/precedes(_:_:)`` (file, then UID; equal for
+  /// equal file and UID): the series sorted by ``FiringOrigin/precedes(_:_:)`` and numbered,
+  /// so sorting compares integers, not UIDs.
   private func rankSeries() -> [Int] {
-    let series = walks.map(\.series)
-    let order = series.indices.sorted {
-      (series[$0].fileIndex, series[$0].uid) < (series[$1].fileIndex, series[$1].uid)
-    }
-    var ranks = [Int](repeating: 0, count: series.count)
+    let origins = walks.map(\.series.origin)
+    let order = origins.indices.sorted { FiringOrigin.precedes(origins[$0], origins[$1]) }
+    var ranks = [Int](repeating: 0, count: origins.count)
     var rank = -1
-    var last: (Int, String)?
+    var last: FiringOrigin?
     for index in order {
-      let key = (series[index].fileIndex, series[index].uid)
-      if last.map({ $0 != key }) ?? true { rank += 1 }
+      if last.map({ FiringOrigin.precedes($0, origins[index]) }) ?? true { rank += 1 }
       ranks[index] = rank
-      last = key
+      last = origins[index]
     }
     return ranks
   }
@@ -412,9 +410,10 @@ private struct WalkQueue {
     nodes[0] = moving
   }
 
-  /// Whether `a`'s next firing is listed before `b`'s: by time, then file and UID (the rank),
-  /// then within the series; the walk's place decides between equal firings, and between
-  /// walks with none left.
+  /// Whether `a`'s next firing is listed before `b`'s (``Firing/precedes(_:_:)``): levels 1
+  /// and 2 as the trigger's seconds and the series' rank, then
+  /// ``Firing/listedBefore(_:walk:_:walk:)``; the walk's place decides between walks with
+  /// none left.
   private static func before(_ a: Entry, _ b: Entry, in walks: [SeriesWalk]) -> Bool {
     if a.trigger != b.trigger { return a.trigger < b.trigger }
     if a.trigger == Entry.noTrigger { return a.walk < b.walk }

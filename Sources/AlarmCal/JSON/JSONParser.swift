@@ -1,3 +1,5 @@
+import ICalendar
+
 /// A strict RFC 8259 JSON parser working directly on UTF-8 bytes.
 ///
 /// It accepts exactly the RFC grammar (no comments, trailing commas, `NaN`, leading zeros or
@@ -492,38 +494,16 @@ private struct JSONReader {
 
   // MARK: UTF-8
 
-  /// The length of the well-formed UTF-8 sequence at `position` (whose first byte is not ASCII),
-  /// following the Unicode Standard's table of well-formed byte sequences.
+  /// The length of the well-formed UTF-8 sequence at `position` (whose first byte is not ASCII;
+  /// ``UTF8Validation``), or an error naming the byte that begins none.
   private func utf8SequenceLength(at position: Int) throws(JSONSyntaxError) -> Int {
+    let length = UTF8Validation.sequenceLength(bytes, at: position)
+    if length > 0 { return length }
     let lead = bytes[position]
-    let length: Int
-    var secondRange: ClosedRange<UInt8> = 0x80...0xBF
-    switch lead {
-    case 0xC2...0xDF: length = 2
-    case 0xE0:
-      length = 3
-      secondRange = 0xA0...0xBF
-    case 0xE1...0xEC, 0xEE...0xEF: length = 3
-    case 0xED:
-      length = 3
-      secondRange = 0x80...0x9F
-    case 0xF0:
-      length = 4
-      secondRange = 0x90...0xBF
-    case 0xF1...0xF3: length = 4
-    case 0xF4:
-      length = 4
-      secondRange = 0x80...0x8F
-    default:
+    guard UTF8Validation.canBegin(lead) else {
       throw failure("invalid UTF-8 byte 0x\(hex(UInt32(lead), width: 2))", at: position)
     }
-    guard position + length <= bytes.count, secondRange.contains(bytes[position + 1]) else {
-      throw invalidSequence(at: position)
-    }
-    for offset in 2..<length where !(0x80...0xBF).contains(bytes[position + offset]) {
-      throw invalidSequence(at: position)
-    }
-    return length
+    throw invalidSequence(at: position)
   }
 
   private func invalidSequence(at position: Int) -> JSONSyntaxError {

@@ -47,9 +47,9 @@ public enum UTF8Validation {
     bytes.withUnsafeBufferPointer { firstInvalidOffset($0) }
   }
 
-  /// ``firstInvalidOffset(_:)-([UInt8])`` of the bytes in `buffer`. ASCII is skipped eight
-  /// bytes at a time.
-  public static func firstInvalidOffset(_ buffer: UnsafeBufferPointer<UInt8>) -> Int? {
+  /// The offset of the first byte of `buffer` that does not begin a well-formed sequence, or
+  /// nil. ASCII is skipped eight bytes at a time.
+  static func firstInvalidOffset(_ buffer: UnsafeBufferPointer<UInt8>) -> Int? {
     guard let base = buffer.baseAddress else { return nil }
     let count = buffer.count
     var index = 0

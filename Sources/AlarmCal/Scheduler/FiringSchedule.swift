@@ -82,16 +82,7 @@ public struct FiringSchedule {
         message: "no VCALENDAR component: this is not an iCalendar file")
     }
     // A builder per VCALENDAR, changed in place in an array.
-    var builders: [SeriesBuilder] = []
-    var builderOfRoot = [Int](repeating: -1, count: calendars.count)
-    for (index, calendar) in calendars.enumerated() where calendar.name == "VCALENDAR" {
-      builderOfRoot[index] = builders.count
-      builders.append(
-        SeriesBuilder(
-          file: name, fileIndex: fileCount,
-          times: CalendarTimes(calendar: calendar, defaultZone: defaultZone),
-          workLimit: workLimit, components: outline.childCounts[index], includeDue: includeDue))
-    }
+    var (builders, builderOfRoot) = calendarBuilders(outline, file: name)
     // The calendars' children are read in pieces at once, then added in file order.
     let pieces = outline.pieces().filter { builderOfRoot[$0.root] >= 0 }
     let readers = builders.map(\.itemReader)
@@ -124,6 +115,23 @@ public struct FiringSchedule {
     }
     for index in builders.indices { take(&builders[index]) }
     fileCount += 1
+  }
+
+  /// A builder for each VCALENDAR of `outline`, and each root's builder (-1: not a VCALENDAR).
+  private func calendarBuilders(_ outline: CalendarOutline, file name: String)
+    -> (builders: [SeriesBuilder], ofRoot: [Int])
+  {
+    var builders: [SeriesBuilder] = []
+    var builderOfRoot = [Int](repeating: -1, count: outline.roots.count)
+    for (index, calendar) in outline.roots.enumerated() where calendar.name == "VCALENDAR" {
+      builderOfRoot[index] = builders.count
+      builders.append(
+        SeriesBuilder(
+          file: name, fileIndex: fileCount,
+          times: CalendarTimes(calendar: calendar, defaultZone: defaultZone),
+          workLimit: workLimit, components: outline.childCounts[index], includeDue: includeDue))
+    }
+    return (builders, builderOfRoot)
   }
 
   /// The current master of each UID that several of the file's `calendarCount` calendars

@@ -197,7 +197,8 @@ import Testing
       })
     #expect(
       some {
-        $0.seriesPlace == $1.seriesPlace && $0.fileIndex == $1.fileIndex && $0.uid == $1.uid
+        $0.trigger == $1.trigger && $0.recurrenceID == $1.recurrenceID
+          && $0.repeatIndex == $1.repeatIndex && $0.fileIndex == $1.fileIndex && $0.uid == $1.uid
           && $0.id != $1.id
       })
     #expect(listed.contains { if case .date = $0.recurrenceID { true } else { false } })

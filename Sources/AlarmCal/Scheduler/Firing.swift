@@ -84,7 +84,7 @@ public struct Firing: Equatable, Sendable {
   /// 2. the earlier series: the file's place among the inputs, then the UID
   ///    (``FiringOrigin/precedes(_:_:)``);
   /// 3. within one file and UID, the earlier place in the series (``SeriesPlace``: recurrence
-  ///    id, then repeat index), then the id's words.
+  ///    id, then repeat index), then the id's words (``precedesWithinSeries(_:_:ids:)``).
   ///
   /// Firings equal in all of these (one UID read as several series) are listed in the order
   /// their series were read in (``listedBefore(_:walk:_:walk:)``). The scheduler's fast forms
@@ -109,44 +109,39 @@ public struct Firing: Equatable, Sendable {
 
   /// ``precedes(_:_:)`` for two firings of one file and UID (level 3).
   func followsWithinSeries(_ b: Firing) -> Bool {
-    Self.precedesWithinSeries(seriesPlace, b.seriesPlace) { (id, b.id) }
+    Self.precedesWithinSeries(self, b) { (id, b.id) }
   }
 
-  /// Where the firing stands among its series' firings, before its id is read.
-  var seriesPlace: SeriesPlace {
-    SeriesPlace(trigger: trigger, recurrenceID: recurrenceID, repeatIndex: repeatIndex)
-  }
-
-  /// Level 3 of ``precedes(_:_:)``, for two firings of one file and UID at `a` and `b`:
-  /// `ids` gives their ids, read only when the places are equal.
-  static func precedesWithinSeries(
-    _ a: SeriesPlace, _ b: SeriesPlace, ids: () -> (FiringID, FiringID)
+  /// Level 3 of ``precedes(_:_:)``, for two firings of one file and UID: trigger, then the
+  /// instance's original start (none first; an all-day instance at its date's start), then
+  /// the repeat index, then the ids, which `ids` gives only when all else is equal.
+  static func precedesWithinSeries<Place: SeriesPlace>(
+    _ a: Place, _ b: Place, ids: () -> (FiringID, FiringID)
   ) -> Bool {
-    if a != b { return a < b }
+    if a.trigger != b.trigger { return a.trigger < b.trigger }
+    let ra = a.recurrenceID?.sortKey ?? Int64.min
+    let rb = b.recurrenceID?.sortKey ?? Int64.min
+    if ra != rb { return ra < rb }
+    if a.repeatIndex != b.repeatIndex { return a.repeatIndex < b.repeatIndex }
     // The ids' text is their two words in hex, fixed width: it sorts as the words do.
     let (x, y) = ids()
     return (x.high, x.low) < (y.high, y.low)
   }
 }
 
-/// Where a firing stands among the firings of its file and UID, before its id is read: its
-/// trigger, its instance's original start (none first; an all-day instance at its date's
-/// start), then its repeat index.
-struct SeriesPlace: Comparable {
-  let trigger: Int64
-  let recurrence: Int64
-  let repeatIndex: Int
-
-  init(trigger: Instant, recurrenceID: RecurrenceID?, repeatIndex: Int) {
-    self.trigger = trigger.secondsSince1970
-    recurrence = recurrenceID?.sortKey ?? Int64.min
-    self.repeatIndex = repeatIndex
-  }
-
-  static func < (a: SeriesPlace, b: SeriesPlace) -> Bool {
-    (a.trigger, a.recurrence, a.repeatIndex) < (b.trigger, b.recurrence, b.repeatIndex)
-  }
+/// What places a firing among the firings of its file and UID before its id is read
+/// (``Firing/precedesWithinSeries(_:_:ids:)``): a firing, or one a walk has found and not
+/// made yet.
+protocol SeriesPlace {
+  /// When it goes off.
+  var trigger: Instant { get }
+  /// Its instance's original start: nil for a component that does not recur.
+  var recurrenceID: RecurrenceID? { get }
+  /// 0 for the trigger itself, k for the k-th REPEAT.
+  var repeatIndex: Int { get }
 }
+
+extension Firing: SeriesPlace {}
 
 /// What a firing's id hashes besides its instance and repeat index: its series and its alarm.
 public struct FiringIDSeed: Sendable {

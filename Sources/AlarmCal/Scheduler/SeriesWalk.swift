@@ -215,15 +215,7 @@ struct SeriesWalk {
   /// Whether `a` is listed before `b`: ``Firing/precedesWithinSeries(_:_:ids:)``, making the
   /// firings for their ids only when trigger, instance and repeat are all equal.
   private func before(_ a: FoundFiring, _ b: FoundFiring) -> Bool {
-    Firing.precedesWithinSeries(Self.place(of: a), Self.place(of: b)) {
-      (series.firing(a).id, series.firing(b).id)
-    }
-  }
-
-  /// Where `found` stands among the series' firings, before its id is read.
-  private static func place(of found: FoundFiring) -> SeriesPlace {
-    SeriesPlace(
-      trigger: found.trigger, recurrenceID: found.recurrenceID, repeatIndex: found.repeatIndex)
+    Firing.precedesWithinSeries(a, b) { (series.firing(a).id, series.firing(b).id) }
   }
 
   private mutating func pushAhead(_ found: FoundFiring) {
@@ -253,3 +245,5 @@ struct SeriesWalk {
     }
   }
 }
+
+extension FoundFiring: SeriesPlace {}

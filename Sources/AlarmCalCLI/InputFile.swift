@@ -1,4 +1,5 @@
 import Foundation
+import ICalendar
 
 /// Reading the command's input: a path or `-` for standard input.
 enum InputFile {
@@ -120,62 +121,19 @@ enum InputFile {
   /// The text of UTF-8 bytes, or the line of the first byte that is not UTF-8.
   static func utf8Text(_ bytes: [UInt8]) -> Result<String, NotUTF8> {
     if let text = String(validating: bytes, as: UTF8.self) { return .success(text) }
-    return .failure(NotUTF8(line: firstLineNotUTF8(bytes)))
+    return .failure(
+      NotUTF8(line: line(at: UTF8Validation.firstInvalidOffset(bytes) ?? bytes.count, of: bytes)))
   }
 
-  /// Where the first byte that is not UTF-8 is, or nil when all are; without making a String
-  /// of them. ASCII is skipped eight bytes at a time; each run of other bytes must be
-  /// UTF-8 on its own, since no multi-byte sequence holds an ASCII byte.
+  /// Where the first byte that is not UTF-8 (``UTF8Validation``) is, or nil when all are;
+  /// without making a String of them.
   static func checkUTF8(_ bytes: [UInt8]) -> NotUTF8? {
-    let valid = bytes.withUnsafeBufferPointer { buffer -> Bool in
-      guard let base = buffer.baseAddress else { return true }
-      let count = buffer.count
-      var index = 0
-      while index < count {
-        if index + 8 <= count {
-          let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-          if word & 0x8080_8080_8080_8080 == 0 {
-            index += 8
-            continue
-          }
-        }
-        guard base[index] >= 0x80 else {
-          index += 1
-          continue
-        }
-        var end = index
-        while end < count && base[end] >= 0x80 { end += 1 }
-        let run = UnsafeBufferPointer(start: base + index, count: end - index)
-        if String(validating: run, as: UTF8.self) == nil { return false }
-        index = end
-      }
-      return true
-    }
-    return valid ? nil : NotUTF8(line: firstLineNotUTF8(bytes))
+    UTF8Validation.firstInvalidOffset(bytes).map { NotUTF8(line: line(at: $0, of: bytes)) }
   }
 
-  /// The line of the first byte that is not UTF-8 (the last line when all are).
-  private static func firstLineNotUTF8(_ bytes: [UInt8]) -> Int {
-    var line = 1
-    var index = 0
-    while index < bytes.count {
-      let byte = bytes[index]
-      let length: Int
-      switch byte {
-      case 0x00...0x7F: length = 1
-      case 0xC2...0xDF: length = 2
-      case 0xE0...0xEF: length = 3
-      case 0xF0...0xF4: length = 4
-      default: return line
-      }
-      let end = index + length
-      guard end <= bytes.count,
-        String(validating: bytes[index..<end], as: UTF8.self) != nil
-      else { return line }
-      if byte == UInt8(ascii: "\n") { line += 1 }
-      index = end
-    }
-    return line
+  /// The 1-based line of the byte at `offset` of `bytes`, UTF-8 up to there.
+  private static func line(at offset: Int, of bytes: [UInt8]) -> Int {
+    bytes[..<offset].reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
   }
 }
 

@@ -211,7 +211,7 @@ struct ContentLineLexer {
         offset += 1
         continue
       }
-      let length = Self.utf8SequenceLength(text, at: offset)
+      let length = UTF8Validation.sequenceLength(text, at: offset)
       if length == 0 {
         if !sawInvalid {
           sawInvalid = true
@@ -223,39 +223,6 @@ struct ContentLineLexer {
         offset += length
       }
     }
-  }
-
-  /// The length of the valid UTF-8 sequence at `index`, or 0.
-  private static func utf8SequenceLength(_ text: ArraySlice<UInt8>, at index: Int) -> Int {
-    let lead = text[index]
-    var need = 0
-    var lower: UInt8 = 0x80
-    var upper: UInt8 = 0xBF
-    switch lead {
-    case 0xC2...0xDF: need = 1
-    case 0xE0:
-      need = 2
-      lower = 0xA0
-    case 0xE1...0xEC, 0xEE...0xEF: need = 2
-    case 0xED:
-      need = 2
-      upper = 0x9F
-    case 0xF0:
-      need = 3
-      lower = 0x90
-    case 0xF1...0xF3: need = 3
-    case 0xF4:
-      need = 3
-      upper = 0x8F
-    default: return 0
-    }
-    guard index + need < text.endIndex else { return 0 }
-    guard text[index + 1] >= lower && text[index + 1] <= upper else { return 0 }
-    for next in stride(from: index + 2, through: index + need, by: 1)
-    where text[next] < 0x80 || text[next] > 0xBF {
-      return 0
-    }
-    return need + 1
   }
 
   /// The position of the byte `unfolded` bytes into `line`.

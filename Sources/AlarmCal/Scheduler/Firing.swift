@@ -78,11 +78,24 @@ public struct Firing: Equatable, Sendable {
       && a.alarm == b.alarm && a.acknowledged == b.acknowledged
   }
 
-  /// The order firings are listed in: time, then file, UID, recurrence id, repeat index, id.
+  /// Whether `a` is listed before `b`: the one definition of the order firings are listed in.
+  /// In turn:
+  /// 1. the earlier trigger;
+  /// 2. the earlier series: the file's place among the inputs, then the UID
+  ///    (``FiringOrigin/precedes(_:_:)``);
+  /// 3. within one file and UID, the earlier place in the series (``SeriesPlace``: recurrence
+  ///    id, then repeat index), then the id's words (``precedesWithinSeries(_:_:ids:)``).
+  ///
+  /// Firings equal in all of these (one UID read as several series) are listed in the order
+  /// their series were read in (``listedBefore(_:walk:_:walk:)``). The scheduler's fast forms
+  /// are made from these levels, not written again: `FiringSchedule` ranks series by sorting
+  /// them with level 2, `WalkQueue` and `FiringSlice` compare level 1 as seconds and level 2 as
+  /// that rank before calling ``listedBefore(_:walk:_:walk:)``, and `SeriesWalk` orders what
+  /// it finds by level 3.
   public static func precedes(_ a: Firing, _ b: Firing) -> Bool {
     if a.trigger != b.trigger { return a.trigger < b.trigger }
-    if a.fileIndex != b.fileIndex { return a.fileIndex < b.fileIndex }
-    if a.uid != b.uid { return a.uid < b.uid }
+    if FiringOrigin.precedes(a.origin, b.origin) { return true }
+    if FiringOrigin.precedes(b.origin, a.origin) { return false }
     return a.followsWithinSeries(b)
   }
 
@@ -94,18 +107,41 @@ public struct Firing: Equatable, Sendable {
     return !b.followsWithinSeries(a) && walkA < walkB
   }
 
-  /// ``precedes(_:_:)`` for two firings of one file and UID.
+  /// ``precedes(_:_:)`` for two firings of one file and UID (level 3).
   func followsWithinSeries(_ b: Firing) -> Bool {
-    if trigger != b.trigger { return trigger < b.trigger }
-    let ra = recurrenceID?.sortKey ?? Int64.min
+    Self.precedesWithinSeries(self, b) { (id, b.id) }
+  }
+
+  /// Level 3 of ``precedes(_:_:)``, for two firings of one file and UID: trigger, then the
+  /// instance's original start (none first; an all-day instance at its date's start), then
+  /// the repeat index, then the ids, which `ids` gives only when all else is equal.
+  static func precedesWithinSeries<Place: SeriesPlace>(
+    _ a: Place, _ b: Place, ids: () -> (FiringID, FiringID)
+  ) -> Bool {
+    if a.trigger != b.trigger { return a.trigger < b.trigger }
+    let ra = a.recurrenceID?.sortKey ?? Int64.min
     let rb = b.recurrenceID?.sortKey ?? Int64.min
     if ra != rb { return ra < rb }
-    if repeatIndex != b.repeatIndex { return repeatIndex < b.repeatIndex }
+    if a.repeatIndex != b.repeatIndex { return a.repeatIndex < b.repeatIndex }
     // The ids' text is their two words in hex, fixed width: it sorts as the words do.
-    let (x, y) = (id, b.id)
+    let (x, y) = ids()
     return (x.high, x.low) < (y.high, y.low)
   }
 }
+
+/// What places a firing among the firings of its file and UID before its id is read
+/// (``Firing/precedesWithinSeries(_:_:ids:)``): a firing, or one a walk has found and not
+/// made yet.
+protocol SeriesPlace {
+  /// When it goes off.
+  var trigger: Instant { get }
+  /// Its instance's original start: nil for a component that does not recur.
+  var recurrenceID: RecurrenceID? { get }
+  /// 0 for the trigger itself, k for the k-th REPEAT.
+  var repeatIndex: Int { get }
+}
+
+extension Firing: SeriesPlace {}
 
 /// What a firing's id hashes besides its instance and repeat index: its series and its alarm.
 public struct FiringIDSeed: Sendable {
@@ -182,6 +218,13 @@ final class FiringOrigin: Sendable {
   var component: String { isTask ? "VTODO" : "VEVENT" }
   /// The id hash of the series' firings after their common start, the UID and a NUL.
   let idPrefix: AlarmIdentifier.Hasher
+
+  /// Level 2 of ``Firing/precedes(_:_:)``: whether `a`'s firings are listed before `b`'s at
+  /// one trigger, by the file's place among the inputs, then the UID; neither is for one file
+  /// and UID.
+  static func precedes(_ a: FiringOrigin, _ b: FiringOrigin) -> Bool {
+    (a.fileIndex, a.uid) < (b.fileIndex, b.uid)
+  }
 
   /// `identity` is what firing ids hash in place of the UID: the UID itself, or for a
   /// component without one, an identity derived from its content.

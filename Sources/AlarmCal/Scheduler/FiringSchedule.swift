@@ -82,16 +82,7 @@ public struct FiringSchedule {
         message: "no VCALENDAR component: this is not an iCalendar file")
     }
     // A builder per VCALENDAR, changed in place in an array.
-    var builders: [SeriesBuilder] = []
-    var builderOfRoot = [Int](repeating: -1, count: calendars.count)
-    for (index, calendar) in calendars.enumerated() where calendar.name == "VCALENDAR" {
-      builderOfRoot[index] = builders.count
-      builders.append(
-        SeriesBuilder(
-          file: name, fileIndex: fileCount,
-          times: CalendarTimes(calendar: calendar, defaultZone: defaultZone),
-          workLimit: workLimit, components: outline.childCounts[index], includeDue: includeDue))
-    }
+    var (builders, builderOfRoot) = calendarBuilders(outline, file: name)
     // The calendars' children are read in pieces at once, then added in file order.
     let pieces = outline.pieces().filter { builderOfRoot[$0.root] >= 0 }
     let readers = builders.map(\.itemReader)
@@ -124,6 +115,23 @@ public struct FiringSchedule {
     }
     for index in builders.indices { take(&builders[index]) }
     fileCount += 1
+  }
+
+  /// A builder for each VCALENDAR of `outline`, and each root's builder (-1: not a VCALENDAR).
+  private func calendarBuilders(_ outline: CalendarOutline, file name: String)
+    -> (builders: [SeriesBuilder], ofRoot: [Int])
+  {
+    var builders: [SeriesBuilder] = []
+    var builderOfRoot = [Int](repeating: -1, count: outline.roots.count)
+    for (index, calendar) in outline.roots.enumerated() where calendar.name == "VCALENDAR" {
+      builderOfRoot[index] = builders.count
+      builders.append(
+        SeriesBuilder(
+          file: name, fileIndex: fileCount,
+          times: CalendarTimes(calendar: calendar, defaultZone: defaultZone),
+          workLimit: workLimit, components: outline.childCounts[index], includeDue: includeDue))
+    }
+    return (builders, builderOfRoot)
   }
 
   /// The current master of each UID that several of the file's `calendarCount` calendars
@@ -321,21 +329,19 @@ public struct FiringSchedule {
       message: "stopped after \(workLimit) recurrence candidates; later instances are not listed")
   }
 
-  /// Each series' place in the order ties between firings at one instant are broken in (file,
-  /// then UID; equal for equal file and UID), so sorting compares integers, not UIDs.
+  /// Each series' place in level 2 of ``Firing/precedes(_:_:)`` (file, then UID; equal for
+  /// equal file and UID): the series sorted by ``FiringOrigin/precedes(_:_:)`` and numbered,
+  /// so sorting compares integers, not UIDs.
   private func rankSeries() -> [Int] {
-    let series = walks.map(\.series)
-    let order = series.indices.sorted {
-      (series[$0].fileIndex, series[$0].uid) < (series[$1].fileIndex, series[$1].uid)
-    }
-    var ranks = [Int](repeating: 0, count: series.count)
+    let origins = walks.map(\.series.origin)
+    let order = origins.indices.sorted { FiringOrigin.precedes(origins[$0], origins[$1]) }
+    var ranks = [Int](repeating: 0, count: origins.count)
     var rank = -1
-    var last: (Int, String)?
+    var last: FiringOrigin?
     for index in order {
-      let key = (series[index].fileIndex, series[index].uid)
-      if last.map({ $0 != key }) ?? true { rank += 1 }
+      if last.map({ FiringOrigin.precedes($0, origins[index]) }) ?? true { rank += 1 }
       ranks[index] = rank
-      last = key
+      last = origins[index]
     }
     return ranks
   }
@@ -412,9 +418,10 @@ private struct WalkQueue {
     nodes[0] = moving
   }
 
-  /// Whether `a`'s next firing is listed before `b`'s: by time, then file and UID (the rank),
-  /// then within the series; the walk's place decides between equal firings, and between
-  /// walks with none left.
+  /// Whether `a`'s next firing is listed before `b`'s (``Firing/precedes(_:_:)``): levels 1
+  /// and 2 as the trigger's seconds and the series' rank, then
+  /// ``Firing/listedBefore(_:walk:_:walk:)``; the walk's place decides between walks with
+  /// none left.
   private static func before(_ a: Entry, _ b: Entry, in walks: [SeriesWalk]) -> Bool {
     if a.trigger != b.trigger { return a.trigger < b.trigger }
     if a.trigger == Entry.noTrigger { return a.walk < b.walk }

@@ -7,9 +7,11 @@ import ICalendar
 /// (``FiringBatch``). Firings taken at or after the point up to which every walk has given
 /// its firings (a span cut short) are carried into the next span.
 struct FiringSlice {
-  /// What orders a firing taken: its trigger's seconds after the span's start and its series'
-  /// rank in one word, then its walk (for firings of one rank from several walks) and its
-  /// place in ``found``.
+  /// What orders a firing taken: levels 1 and 2 of ``Firing/precedes(_:_:)`` in one word, its
+  /// trigger's seconds after the span's start above its series' rank, so the word's order is
+  /// theirs; then its walk and its place in ``found``, for level 3
+  /// (``Firing/listedBefore(_:walk:_:walk:)`` between walks of one rank, the order taken
+  /// within one walk).
   private struct Key {
     let timeAndRank: UInt64
     let walk: Int32

@@ -7,7 +7,7 @@ struct SeriesWalk {
   // What handing out a firing reads comes first, so that it shares a cache line or two; the
   // rule's iterator, read once per instance, comes last.
   let series: AlarmSeries
-  /// The series' place in the file-then-UID order (equal for equal file and UID).
+  /// The series' place in level 2 of ``Firing/precedes(_:_:)`` (equal for equal file and UID).
   var rank = 0
   /// The next firing's trigger, nil when none is left.
   private(set) var headTrigger: Instant?
@@ -212,15 +212,10 @@ struct SeriesWalk {
 
   // MARK: the heap ahead
 
-  /// Whether `a` is listed before `b`: ``Firing/followsWithinSeries(_:)``, reading the
-  /// alarms only when trigger, instance and repeat are all equal.
+  /// Whether `a` is listed before `b`: ``Firing/precedesWithinSeries(_:_:ids:)``, making the
+  /// firings for their ids only when trigger, instance and repeat are all equal.
   private func before(_ a: FoundFiring, _ b: FoundFiring) -> Bool {
-    if a.trigger != b.trigger { return a.trigger < b.trigger }
-    let ra = a.recurrenceID?.sortKey ?? Int64.min
-    let rb = b.recurrenceID?.sortKey ?? Int64.min
-    if ra != rb { return ra < rb }
-    if a.repeatIndex != b.repeatIndex { return a.repeatIndex < b.repeatIndex }
-    return series.firing(a).followsWithinSeries(series.firing(b))
+    Firing.precedesWithinSeries(a, b) { (series.firing(a).id, series.firing(b).id) }
   }
 
   private mutating func pushAhead(_ found: FoundFiring) {
@@ -250,3 +245,5 @@ struct SeriesWalk {
     }
   }
 }
+
+extension FoundFiring: SeriesPlace {}

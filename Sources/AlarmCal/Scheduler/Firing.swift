@@ -84,7 +84,8 @@ public struct Firing: Equatable, Sendable {
   /// 2. the earlier series: the file's place among the inputs, then the UID
   ///    (``FiringOrigin/precedes(_:_:)``);
   /// 3. within one file and UID, the earlier place in the series (``SeriesPlace``: recurrence
-  ///    id, then repeat index), then the id's words (``precedesWithinSeries(_:_:ids:)``).
+  ///    id, then repeat index: ``placedBefore(_:_:)``), then the id's words
+  ///    (``idPrecedes(_:_:)``).
   ///
   /// Firings equal in all of these (one UID read as several series) are listed in the order
   /// their series were read in (``listedBefore(_:walk:_:walk:)``). The scheduler's fast forms
@@ -109,28 +110,31 @@ public struct Firing: Equatable, Sendable {
 
   /// ``precedes(_:_:)`` for two firings of one file and UID (level 3).
   func followsWithinSeries(_ b: Firing) -> Bool {
-    Self.precedesWithinSeries(self, b) { (id, b.id) }
+    Self.placedBefore(self, b) ?? Self.idPrecedes(id, b.id)
   }
 
-  /// Level 3 of ``precedes(_:_:)``, for two firings of one file and UID: trigger, then the
-  /// instance's original start (none first; an all-day instance at its date's start), then
-  /// the repeat index, then the ids, which `ids` gives only when all else is equal.
-  static func precedesWithinSeries<Place: SeriesPlace>(
-    _ a: Place, _ b: Place, ids: () -> (FiringID, FiringID)
-  ) -> Bool {
+  /// Level 3 of ``precedes(_:_:)`` before the ids, for two firings of one file and UID:
+  /// trigger, then the instance's original start (none first; an all-day instance at its
+  /// date's start), then the repeat index; nil when all are equal (``idPrecedes(_:_:)``
+  /// decides then).
+  static func placedBefore<Place: SeriesPlace>(_ a: Place, _ b: Place) -> Bool? {
     if a.trigger != b.trigger { return a.trigger < b.trigger }
     let ra = a.recurrenceID?.sortKey ?? Int64.min
     let rb = b.recurrenceID?.sortKey ?? Int64.min
     if ra != rb { return ra < rb }
     if a.repeatIndex != b.repeatIndex { return a.repeatIndex < b.repeatIndex }
-    // The ids' text is their two words in hex, fixed width: it sorts as the words do.
-    let (x, y) = ids()
-    return (x.high, x.low) < (y.high, y.low)
+    return nil
+  }
+
+  /// The end of level 3 of ``precedes(_:_:)``: the ids' text is their two words in hex, fixed
+  /// width, so it sorts as the words do.
+  static func idPrecedes(_ x: FiringID, _ y: FiringID) -> Bool {
+    (x.high, x.low) < (y.high, y.low)
   }
 }
 
 /// What places a firing among the firings of its file and UID before its id is read
-/// (``Firing/precedesWithinSeries(_:_:ids:)``): a firing, or one a walk has found and not
+/// (``Firing/placedBefore(_:_:)``): a firing, or one a walk has found and not
 /// made yet.
 protocol SeriesPlace {
   /// When it goes off.

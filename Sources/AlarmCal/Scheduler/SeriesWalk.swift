@@ -212,10 +212,11 @@ struct SeriesWalk {
 
   // MARK: the heap ahead
 
-  /// Whether `a` is listed before `b`: ``Firing/precedesWithinSeries(_:_:ids:)``, making the
-  /// firings for their ids only when trigger, instance and repeat are all equal.
+  /// Whether `a` is listed before `b`: level 3 of ``Firing/precedes(_:_:)``, making the
+  /// firings for their ids only when trigger, instance and repeat are all equal (and without
+  /// a closure, which would copy the walk on every comparison).
   private func before(_ a: FoundFiring, _ b: FoundFiring) -> Bool {
-    Firing.precedesWithinSeries(a, b) { (series.firing(a).id, series.firing(b).id) }
+    Firing.placedBefore(a, b) ?? Firing.idPrecedes(series.firing(a).id, series.firing(b).id)
   }
 
   private mutating func pushAhead(_ found: FoundFiring) {

@@ -193,16 +193,8 @@ extension PullCommand {
         let found = Self.change(
           of: uid, in: imported, list: list, alarmAt: index[uid], taskAt: taskIndex[uid])
         if let warning = found.warning { warnings.append(warning) }
-        guard let change = found.change else { continue }
-        if merge.local.added.contains(where: { $0.uid == uid }) && merge.keep != .server {
-          // Never pulled here: two versions, neither based on the other.
-          merge.known.resources[path] = nil
-          merge.known.pending = (merge.known.pending ?? []) + [path]
-          merge.conflicts.append(
-            "conflict: \(WriteRefusal.escaped(uid)) (\(collection.absoluteString)): exists on the server with other content but was not pulled here; this list's version is kept (push --overwrite replaces the server's copy)"
-          )
-          continue
-        }
+        guard let change = found.change, !Self.keptAsNeverPulled(uid, at: path, in: &merge)
+        else { continue }
         switch change {
         case .task(let offset, let theirs): taskEdits[offset] = .replace(theirs)
         case .alarm(let offset, let theirs):
@@ -225,6 +217,21 @@ extension PullCommand {
       let inList = Set(list.alarms.map(\.id)).union(list.tasks.map(\.id))
       let outside = merge.known.resources.values.filter { !inList.contains($0.uid) }.count
       return Written(bytes: bytes, outside: outside, warnings: warnings)
+    }
+
+    /// Whether the list's version of `uid` is kept because it was added here and never pulled:
+    /// two versions, neither based on the other, so a conflict (unless `--keep server`).
+    private static func keptAsNeverPulled(_ uid: String, at path: String, in merge: inout Merge)
+      -> Bool
+    {
+      guard merge.local.added.contains(where: { $0.uid == uid }) && merge.keep != .server
+      else { return false }
+      merge.known.resources[path] = nil
+      merge.known.pending = (merge.known.pending ?? []) + [path]
+      merge.conflicts.append(
+        "conflict: \(WriteRefusal.escaped(uid)) (\(merge.collection.absoluteString)): exists on the server with other content but was not pulled here; this list's version is kept (push --overwrite replaces the server's copy)"
+      )
+      return true
     }
 
     /// A record of the list (by its index) that the server's version changes.

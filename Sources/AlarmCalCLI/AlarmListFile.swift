@@ -136,12 +136,32 @@ struct AlarmListFile {
     return (first.lowerBound..<last.upperBound, out)
   }
 
+  /// Whether the record of alarm `offset` already says what `alarm` would write into it: for
+  /// an app record, `alarm` as that shape holds it (no date, snooze length or other zone) and
+  /// read back is the record's alarm; for alarmcal's, the two are equal.
+  func holds(_ alarm: Alarm, atRecord offset: Int) -> Bool {
+    if alarm == alarms[offset] { return true }
+    guard isAppRecord(offset) else { return false }
+    let shaped = AlarmFileWriter.appShape([alarm], zone: zone).bytes
+    guard
+      case .success(let back) = AlarmFileReader(fileName: "", defaultTimeZone: zone).readList(
+        shaped),
+      back.alarms.count == 1
+    else { return false }
+    return back.alarms[0] == alarms[offset]
+  }
+
+  /// Whether alarm `offset`'s record is in the iOS app's shape.
+  private func isAppRecord(_ offset: Int) -> Bool {
+    guard let old = (try? JSONParser().parse(Array(bytes[records[offset]])))?.objectValue
+    else { return false }
+    return old.contains { AlarmFileReader.appAlarmFieldNames.contains($0.key) }
+  }
+
   /// What the record of alarm `offset` cannot hold of `alarm`, one line each: an app record has
   /// no place for a date, a snooze length or another zone (``AlarmFileWriter/appShape(_:zone:)``).
   func omissions(ofRecord offset: Int, for alarm: Alarm) -> [String] {
-    guard let old = (try? JSONParser().parse(Array(bytes[records[offset]])))?.objectValue,
-      old.contains(where: { AlarmFileReader.appAlarmFieldNames.contains($0.key) })
-    else { return [] }
+    guard isAppRecord(offset) else { return [] }
     return AlarmFileWriter.appShapeLoss(of: alarm, zone: zone).map { [$0] } ?? []
   }
 

@@ -199,9 +199,8 @@ extension PullCommand {
         case .task(let offset, let theirs): taskEdits[offset] = .replace(theirs)
         case .alarm(let offset, let theirs):
           // Never a silent loss: what the record's shape cannot hold of the server's version.
-          for note in list.omissions(ofRecord: offset, for: theirs) {
-            warnings.append("\(WriteRefusal.escaped(uid)): the server's version \(note)")
-          }
+          let unheld = list.omissions(ofRecord: offset, for: theirs)
+          if !unheld.isEmpty { warnings.append(Self.unheld(uid, unheld)) }
           edits[offset] = .replace(theirs)
         }
       }
@@ -263,7 +262,17 @@ extension PullCommand {
       guard let theirs = imported.alarms.first(where: { $0.id == uid }) else {
         return (nil, notKept(uid, kind: "alarm"))
       }
-      return (theirs == list.alarms[offset] ? nil : .alarm(offset, theirs), nil)
+      guard list.holds(theirs, atRecord: offset) else { return (.alarm(offset, theirs), nil) }
+      // Nothing the record can hold differs; what it cannot is still said, never lost silently.
+      let unheld =
+        theirs == list.alarms[offset] ? [] : list.omissions(ofRecord: offset, for: theirs)
+      return (nil, unheld.isEmpty ? nil : Self.unheld(uid, unheld))
+    }
+
+    /// The warning for what the record of `uid` cannot hold of the server's version.
+    private static func unheld(_ uid: String, _ notes: [String]) -> String {
+      notes.map { "\(WriteRefusal.escaped(uid)): the server's version \($0)" }
+        .joined(separator: "; ")
     }
 
     /// The warning for a resource of this list whose server version holds no such item.

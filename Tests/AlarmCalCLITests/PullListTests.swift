@@ -482,4 +482,42 @@ extension PullTaskListTests {
       ),
       "\(pull.stderr)")
   }
+
+  @Test(
+    "a list never pulled here whose item the server holds otherwise: a conflict, the list's kept",
+    arguments: CalDAVTestServer.Kind.allCases)
+  func neverPulledCopyKept(kind: CalDAVTestServer.Kind) throws {
+    let server = try CalDAVTestServer(kind)
+    defer { server.stopAndRemove() }
+    let url = server.collectionURL.absoluteString
+    let list = try PullListTests.appList()
+    #expect(
+      try PullListTests.run(["push", list, "--url", url] + PullListTests.now, server).status == 0)
+    // A copy in another folder has no record of this collection: its items were added there.
+    // Where the server's versions say what the records say, that is no conflict.
+    let same = try temporaryFolder().appendingPathComponent("list.json").path
+    try FileManager.default.copyItem(atPath: list, toPath: same)
+    let quiet = try PullListTests.run(["pull", "--url", url, "-o", same], server)
+    #expect(quiet.status == 0, "\(quiet.stderr)")
+    #expect(!quiet.stderr.contains("conflict:"), "\(quiet.stderr)")
+    #expect(
+      try String(contentsOfFile: same, encoding: .utf8)
+        == String(contentsOfFile: list, encoding: .utf8))
+    // Where one differs, that item is a conflict and the list's version is kept.
+    let copy = try temporaryFolder().appendingPathComponent("list.json").path
+    try FileManager.default.copyItem(atPath: list, toPath: copy)
+    try PullListTests.edit(copy, "\"name\": \"Wake up\"", "\"name\": \"Wake up early\"")
+    let before = try String(contentsOfFile: copy, encoding: .utf8)
+    let pull = try PullListTests.run(["pull", "--url", url, "-o", copy], server)
+    #expect(pull.status == 1, "\(pull.stderr)")
+    let conflicts = pull.stderr.split(separator: "\n").filter { $0.contains("conflict:") }
+    #expect(conflicts.count == 1, "\(pull.stderr)")
+    #expect(
+      conflicts.first?.wholeMatch(
+        of: try Regex(
+          #"alarmcal pull: error: conflict: 2025-03-14 07:02:11 \(http://127\.0\.0\.1:\d+/\S+\): exists on the server with other content but was not pulled here; this list's version is kept \(push --overwrite replaces the server's copy\)"#
+        )) != nil, "\(pull.stderr)")
+    // The list's version is kept; the other items, the same on both sides, are unchanged.
+    #expect(try String(contentsOfFile: copy, encoding: .utf8) == before)
+  }
 }

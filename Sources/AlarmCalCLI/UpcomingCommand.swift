@@ -172,15 +172,12 @@ enum UpcomingCommand {
       sink: context.standardOutput)
     printer.begin()
     schedule.startFirings(from: options.from, to: options.to, limit: options.limit)
-    // Batches, not the public sequence: JSON writes what a source's firings share once.
-    var batch = FiringBatch()
-    repeat {
-      schedule.nextFirings(max: .max, into: &batch)
-      for index in 0..<batch.count { printer.print(batch, at: index) }
-    } while !batch.isEmpty
-    // "No alarms in this window." would be false next to a file that could not be read.
-    printer.end(sayWhenEmpty: failure == nil)
-    for warning in schedule.lateWarnings { err.warning("\(warning)") }
+    // Batches, not the public sequence: JSON writes what a source's firings share once. One is
+    // printed while the next is found. "No alarms in this window." would be false next to a
+    // file that could not be read.
+    let late = OverlappedPrinting.printAll(
+      of: consume schedule, with: printer, sayWhenEmpty: failure == nil)
+    for warning in late { err.warning("\(warning)") }
     return failure ?? .success
   }
 

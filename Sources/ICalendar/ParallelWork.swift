@@ -39,6 +39,25 @@ public enum ParallelWork {
     while let result = results.popLast() { take(result) }
   }
 
+  /// Runs `first` and `second` side by side and returns when both are done: two stages of a
+  /// pipeline, each working on state the other does not touch. With one processor they run in
+  /// turn on the calling thread.
+  public static func both(_ first: @Sendable () -> Void, _ second: @Sendable () -> Void) {
+    guard ProcessInfo.processInfo.activeProcessorCount > 1 else {
+      first()
+      second()
+      return
+    }
+    let gate = Gate()
+    gate.synchronize()
+    DispatchQueue.concurrentPerform(iterations: 2) { stage in
+      gate.synchronize()
+      if stage == 0 { first() } else { second() }
+      gate.synchronize()
+    }
+    gate.synchronize()
+  }
+
   /// `0..<count` cut into consecutive runs for ``map(_:_:)``: about four per processor, so that
   /// no processor waits long for another, and none shorter than `minimum`.
   public static func runs(of count: Int, minimum: Int = 1_000) -> [Range<Int>] {

@@ -8,8 +8,11 @@ public struct VTimezoneRules: ZoneOffsets {
   public let transitions: [(instant: Instant, offset: Int)]
   /// The offset before the first transition (the earliest observance's TZOFFSETFROM).
   public let initialOffset: Int
-  /// The last onset the definition gives when no observance recurs without end (khal's
-  /// cut-down definitions): past it the file says nothing new. Nil when one recurs without end.
+  /// The last onset the definition gives when no observance recurs without end and the offset
+  /// changes (khal's cut-down definitions): past it the file says nothing new. Nil when one
+  /// recurs without end, or when the definition has one offset throughout (a zone without
+  /// daylight saving time, as Apple, Google and alarmcal write Asia/Tokyo): that offset holds
+  /// from its onset on.
   public let definedUntil: Instant?
 
   /// The years observances are expanded through; later readings use the last offset known.
@@ -61,7 +64,9 @@ public struct VTimezoneRules: ZoneOffsets {
     self.tzid = tzid
     initialOffset = changes[0].from
     transitions = changes.map { ($0.instant, $0.offset) }
-    definedUntil = endless ? nil : changes.last?.instant
+    let first = changes[0].from
+    let oneOffset = changes.allSatisfy { $0.offset == first && $0.from == first }
+    definedUntil = endless || oneOffset ? nil : changes.last?.instant
   }
 
   /// The offset in force at an instant.

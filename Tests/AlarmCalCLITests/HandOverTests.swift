@@ -66,6 +66,23 @@ import Testing
     #expect(list.stdout.isEmpty)
   }
 
+  @Test("an alarm in a zone without daylight saving time validates without a zone finding")
+  func zoneWithoutDaylightSavingValidates() throws {
+    let folder = try temporaryFolder()
+    let list = folder.appendingPathComponent("tokyo.json").path
+    let alarm = #"{"id":"t1","time":"07:00","repeat":["mon"],"timeZone":"Asia/Tokyo"}"#
+    try #"{"alarms":[\#(alarm)]}"#.write(toFile: list, atomically: true, encoding: .utf8)
+    let ics = folder.appendingPathComponent("tokyo.ics").path
+    let export = try runBinary(["convert", list, "-o", ics, "--now", "2026-12-02T08:00:00Z"])
+    #expect(export.status == 0, "\(export.stderr)")
+    let validated = try runBinary(["validate", ics, "--now", "2026-12-02T08:00:00Z"])
+    #expect(validated.status == 0, "\(validated.stderr)")
+    #expect(!validated.stdout.contains("[timezone."), "\(validated.stdout)")
+    let rings = try runBinary(
+      ["upcoming", ics, "--limit", "1", "--format", "ndjson", "--now", "2026-12-02T08:00:00Z"])
+    #expect(rings.stdout.contains("2026-12-06T22:00:00Z"), "\(rings.stdout)")
+  }
+
   @Test("app records → .ics → app records: the same keys, unknown fields and values")
   func appRecordsRoundTrip() throws {
     let folder = try temporaryFolder()

@@ -1,5 +1,6 @@
 import AlarmCal
 import Foundation
+import ICalendar
 import Testing
 
 /// `validate` on a VTIMEZONE cut short of the series that names it (RFC 5545 §3.6.5), and on
@@ -67,6 +68,49 @@ import Testing
     #expect(
       Self.findings(Self.calendar(tzid: "Berlin khal", rule: "FREQ=WEEKLY;UNTIL=20280101T000000Z"))
         == ["20:14 warning timezone.ends-before-series"])
+  }
+
+  /// A calendar whose VTIMEZONE `tzid` has one observance of one offset from 1970, as Apple,
+  /// Google and alarmcal write a zone without daylight saving time, and an endless weekly event
+  /// in it.
+  static func oneOffsetCalendar(tzid: String) -> String {
+    """
+    BEGIN:VCALENDAR\r
+    VERSION:2.0\r
+    PRODID:-//test//EN\r
+    BEGIN:VTIMEZONE\r
+    TZID:\(tzid)\r
+    BEGIN:STANDARD\r
+    DTSTART:19700101T000000\r
+    TZOFFSETFROM:+0900\r
+    TZOFFSETTO:+0900\r
+    TZNAME:JST\r
+    END:STANDARD\r
+    END:VTIMEZONE\r
+    BEGIN:VEVENT\r
+    UID:t\r
+    DTSTAMP:20261206T080000Z\r
+    DTSTART;TZID=\(tzid):20261207T063000\r
+    DURATION:PT1M\r
+    RRULE:FREQ=WEEKLY\r
+    SUMMARY:t\r
+    END:VEVENT\r
+    END:VCALENDAR\r
+
+    """
+  }
+
+  @Test(
+    "a definition of one offset holds from its onset on: nothing ends, nothing is reported",
+    arguments: ["Asia/Tokyo", "Tokyo fixed"])
+  func oneOffsetHoldsOn(tzid: String) throws {
+    #expect(Self.findings(Self.oneOffsetCalendar(tzid: tzid)).isEmpty)
+    let zone = try #require(
+      ICalendarReader.read(Array(Self.oneOffsetCalendar(tzid: tzid).utf8)).first?.components
+        .first { $0.name == "VTIMEZONE" })
+    let rules = try #require(VTimezoneRules(zone))
+    #expect(rules.definedUntil == nil)
+    #expect(rules.offset(at: Instant(secondsSince1970: 4_102_444_800)) == 9 * 3600)  // 2100
   }
 
   @Test("alarmcal's own calendars kept apart by a differing definition are not reported")

@@ -1,45 +1,7 @@
 import Foundation
 
-/// Reading a large file in segments at once: for `document`, `read` and the scheduler.
+/// Reading a large file in segments at once: for `document` and `read`.
 extension ICalendarReader {
-  /// `bytes` cut into segments whose children can be read at once, with no pass over the whole
-  /// text first; nil unless the text is large, holds one top-level component that ends on its
-  /// last line, and reads without a problem up to its first VEVENT or VTODO.
-  package static func segments(_ bytes: [UInt8]) -> CalendarSegments? {
-    guard ByteSearch.firstOffset(of: 0, in: bytes, from: 0) == bytes.count,
-      let end = lastLineStart(bytes)
-    else { return nil }
-    let starts = segmentStarts(bytes, segmentBytes: defaultSegmentBytes).filter { $0 < end }
-    guard starts.count > 1 else { return nil }
-    var builder = TreeBuilder(
-      bytes: bytes, lint: false, scope: .everything)
-    builder.lexer.pause(at: starts[0])
-    builder.readLines()
-    guard builder.tooDeepAt == nil, builder.roots.isEmpty, builder.problems.isEmpty,
-      let top = builder.openTopLevel, closes(bytes, from: end, top.name)
-    else { return nil }
-    return CalendarSegments(
-      root: builder.segmentRead.top, top: top, starts: starts,
-      lines: lineNumbers(at: starts, in: bytes), end: end)
-  }
-
-  /// Where the last line that is not empty starts, if the text ends with a line break after it.
-  private static func lastLineStart(_ bytes: [UInt8]) -> Int? {
-    var end = bytes.count
-    while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
-    guard end > 0, end < bytes.count else { return nil }
-    var start = end
-    while start > 0, bytes[start - 1] != 0x0A, bytes[start - 1] != 0x0D { start -= 1 }
-    return start
-  }
-
-  /// Whether the line at `start` is exactly `END:` and `name`.
-  private static func closes(_ bytes: [UInt8], from start: Int, _ name: String) -> Bool {
-    var line = bytes[start...]
-    while let last = line.last, last == 0x0A || last == 0x0D { line.removeLast() }
-    return line.elementsEqual(("END:" + name).utf8)
-  }
-
   /// Reads with `builder`, which has read nothing yet, the segments of a large file at once
   /// (``segmentStarts(_:segmentBytes:)``) and leaves it to read the rest: the last event and
   /// what follows it or, when a segment did not begin and end inside the one top-level
@@ -131,52 +93,5 @@ extension ICalendarReader {
       if bytes[start..<end].elementsEqual(utf8) { return true }
     }
     return false
-  }
-}
-
-/// A large file of one top-level component, cut into segments at VEVENT and VTODO BEGIN lines
-/// (as ``ICalendarReader/document(_:)`` cuts one), whose children can be read segment by
-/// segment at once, after the top-level component's own properties and the children before the
-/// first event (its VTIMEZONEs): ``ICalendarReader/segments(_:)``.
-package struct CalendarSegments: Sendable {
-  /// The top-level component as read up to its first VEVENT or VTODO.
-  package let root: ICalComponent
-  /// How many segments there are.
-  package var count: Int { starts.count }
-  private let top: TreeBuilder.OpenTopLevel
-  /// Where each segment starts, on which line; the last ends at `end`, the END line of the
-  /// top-level component.
-  private let starts: [Int]
-  private let lines: [Int]
-  private let end: Int
-
-  fileprivate init(
-    root: ICalComponent, top: TreeBuilder.OpenTopLevel, starts: [Int], lines: [Int], end: Int
-  ) {
-    (self.root, self.top, self.starts, self.lines, self.end) = (root, top, starts, lines, end)
-  }
-
-  /// Reads segment `index` of `bytes`, handing each child but a VTIMEZONE to `visit` as it is
-  /// complete, in file order. False when the segment does not read as the same lines would in
-  /// one pass with only the top-level component open, without a problem in its structure, or
-  /// when it holds a VTIMEZONE: then the file is to be read with
-  /// ``ICalendarReader/calendarsAndZones(_:)``.
-  package func read(
-    _ index: Int, of bytes: [UInt8], visit: (_ child: consuming ICalComponent) -> Void
-  ) -> Bool {
-    let end = index + 1 < starts.count ? starts[index + 1] : self.end
-    var holdsZone = false
-    return withoutActuallyEscaping(visit) { visit in
-      var builder = TreeBuilder(
-        bytes: bytes, lint: false, inside: top, from: starts[index], line: lines[index],
-        until: end,
-        visit: { child in
-          if child.name == "VTIMEZONE" { holdsZone = true } else { visit(child) }
-        })
-      builder.readLines()
-      let read = builder.segmentRead
-      return read.stayedInside && read.problems.isEmpty && read.top.unreadable.isEmpty
-        && read.top.properties.isEmpty && !holdsZone
-    }
   }
 }

@@ -87,13 +87,12 @@ struct TreeBuilder {
   /// there if `top` were the only component open.
   init(
     bytes: [UInt8], lint: Bool, inside top: OpenTopLevel, from start: Int, line: Int,
-    until end: Int,
-    visit: ((consuming ICalComponent) -> Void)? = nil
+    until end: Int
   ) {
     self.bytes = bytes
     lexer = ContentLineLexer(bytes, lint: lint, from: start, line: line, until: end)
     scope = .everything
-    self.visit = visit
+    visit = nil
     var shell = ICalComponent("", line: top.line)
     shell.name = top.name
     stack = [shell]

@@ -5,7 +5,7 @@ import Testing
 @testable import AlarmCal
 
 /// `Firing.precedes` is the one definition of the order firings are listed in; the schedule
-/// lists them with faster forms of it (series ranks, a loser tree, packed keys sorted span by
+/// lists them with faster forms of it (series ranks, a heap of walks, packed keys sorted span by
 /// span, each walk's heap). Generated calendars full of ties must come out exactly as sorting
 /// the same firings with `Firing.precedes` puts them, however the spans fall.
 @Suite struct FiringOrderTests {

@@ -3,8 +3,8 @@ import ICalendar
 /// Computes alarm firings from calendars, lazily, in time order.
 ///
 /// Each calendar's events become series as they are read (``read(_:file:)``); firings are then
-/// taken a span of time at a time: a tournament tree keyed by each series' next firing names
-/// the series due in the span, each gives its firings in the span at once, and the span's
+/// taken a span of time at a time: a heap keyed by each series' next firing names the series
+/// due in the span, each gives its firings in the span at once, and the span's
 /// firings are sorted (``FiringSlice``). Each series finds instances only as far as its next
 /// firing needs, and spans start short and grow: so the next 64 firings of 100,000 series look
 /// at about one instance of each, and memory follows the series and the span, not the window.
@@ -57,20 +57,14 @@ public struct FiringSchedule {
   /// Reads one calendar file's text (UTF-8) and adds its series; nothing of the file is added
   /// when it cannot be read.
   ///
-  /// A large file of one VCALENDAR whose VTIMEZONEs come before its events is read once, in
-  /// segments at once (``ICalendarReader/segments(_:)``). Any other is read twice: first each
-  /// calendar's own properties and VTIMEZONEs (the times its events are read in, wherever in
-  /// the file they stand), then its events in pieces at once. Either way each event becomes
-  /// part of its series as it comes, so a large file's tree never sits in memory. The text is
-  /// let go of once read, before the series are made: pass it with `consume` when it is not
-  /// needed after.
+  /// The file is read twice: first each calendar's own properties and VTIMEZONEs (the times its
+  /// events are read in, wherever in the file they stand), then its events in pieces at once.
+  /// Each event becomes part of its series as it comes, so a large file's tree never sits in
+  /// memory. The text is let go of once read, before the series are made: pass it with
+  /// `consume` when it is not needed after.
   public mutating func read(_ bytes: consuming [UInt8], file name: String)
     throws(ICalendarSyntaxError)
   {
-    if let segments = ICalendarReader.segments(bytes), segments.root.name == "VCALENDAR" {
-      guard let unread = readSegments(segments, of: consume bytes, file: name) else { return }
-      bytes = unread
-    }
     guard let outline = ICalendarReader.calendarsAndZones(bytes) else {
       _ = try ICalendarReader.read(bytes)  // throws the reason
       return
@@ -155,44 +149,6 @@ public struct FiringSchedule {
     // The first calendar's walks are taken as they are: a copy would hold them twice.
     if walks.isEmpty { walks = built.walks } else { walks += built.walks }
     warnings += built.warnings
-  }
-
-  /// ``read(_:file:)`` of a large file of one VCALENDAR, its segments read at once with no
-  /// pass over the text before; nil once read, or the text back, with nothing added, when a
-  /// segment does not read as the same lines would in one pass (the file is then read in the
-  /// outline's pieces).
-  private mutating func readSegments(
-    _ segments: CalendarSegments, of bytes: consuming [UInt8], file name: String
-  ) -> [UInt8]? {
-    var builder = SeriesBuilder(
-      file: name, fileIndex: fileCount,
-      times: CalendarTimes(calendar: segments.root, defaultZone: defaultZone),
-      workLimit: workLimit, includeDue: includeDue)
-    let reader = builder.itemReader
-    let text = consume bytes
-    var read = ParallelWork.map(Array(0..<segments.count)) { index in
-      var reader = reader
-      var items: [SeriesBuilder.ReadItem] = []
-      let whole = segments.read(index, of: text) { child in
-        if let item = SeriesBuilder.read(child, with: &reader) { items.append(item) }
-      }
-      return whole ? items : nil
-    }
-    guard read.allSatisfy({ $0 != nil }) else { return text }
-    _ = consume text
-    builder.reserve(read.reduce(segments.root.components.count) { $0 + ($1?.count ?? 0) })
-    // Children before the first segment (VTIMEZONEs, mostly) come first.
-    var header = builder.itemReader
-    for child in segments.root.components {
-      if var item = SeriesBuilder.read(child, with: &header) { builder.add(&item) }
-    }
-    for index in read.indices {
-      var items = read[index].take() ?? []
-      for item in items.indices { builder.add(&items[item]) }
-    }
-    take(&builder)
-    fileCount += 1
-    return nil
   }
 
   /// Every firing in `from..<to` (to: nil for no end), in time order, at most `limit` of them;
@@ -347,13 +303,9 @@ public struct FiringSchedule {
   }
 }
 
-/// The walks' next firings merged into one list in ``Firing/precedes(_:_:)`` order: a
-/// tournament tree (a loser tree) with a leaf per walk.
-///
-/// Each inner node keeps the entry that lost the match played there, and the root the winner.
-/// When the winner's walk moves on, its new entry replays the matches on its leaf's path: one
-/// comparison a level, against an entry held in the node itself. A walk with no firing left
-/// has a trigger past every other and loses every match.
+/// The walks' next firings merged into one list in ``Firing/precedes(_:_:)`` order: a binary
+/// heap of walks keyed by their next firing, the walk due first at its root. A walk with no
+/// firing left has a trigger past every other and sinks to a leaf.
 private struct WalkQueue {
   /// A walk with its next firing's trigger and its rank, so most comparisons read no walk.
   private struct Entry {
@@ -371,10 +323,8 @@ private struct WalkQueue {
     static let noTrigger = Int64.max
   }
 
-  /// Node 0 holds the winner, node i (1 ..< count, for count walks) the loser of the match
-  /// between its children 2i and 2i + 1. The leaves are not stored: node count + w stands for
-  /// walk w's entry.
-  private var nodes: [Entry] = []
+  /// The heap: each entry's next firing comes before its children's (2i + 1 and 2i + 2).
+  private var heap: [Entry] = []
 
   /// An empty queue.
   init() {}
@@ -382,40 +332,38 @@ private struct WalkQueue {
   /// The queue of `walks`, each at its next firing.
   init(_ walks: [SeriesWalk]) {
     precondition(walks.count <= Int(Int32.max), "more series than a queue entry can count")
-    let count = walks.count
-    guard count > 0 else { return }
-    // The winner of each subtree, played from the leaves up.
-    var winners = walks.indices.map {
+    heap = walks.indices.map {
       Entry(trigger: walks[$0].headTrigger, rank: walks[$0].rank, walk: $0)
     }
-    nodes = winners
-    // winners[count + w] is leaf w; the first half is filled in from the last inner node up.
-    winners = winners + winners
-    for node in stride(from: count - 1, through: 1, by: -1) {
-      let (left, right) = (winners[2 * node], winners[2 * node + 1])
-      let leftWins = Self.before(left, right, in: walks)
-      winners[node] = leftWins ? left : right
-      nodes[node] = leftWins ? right : left
+    for node in stride(from: heap.count / 2 - 1, through: 0, by: -1) {
+      siftDown(from: node, in: walks)
     }
-    nodes[0] = winners[1]
   }
 
   /// The walk whose next firing comes first, nil when no walk has one left.
   var first: Int? {
-    guard let winner = nodes.first, winner.trigger != Entry.noTrigger else { return nil }
-    return Int(winner.walk)
+    guard let top = heap.first, top.trigger != Entry.noTrigger else { return nil }
+    return Int(top.walk)
   }
 
-  /// Plays the first walk's new next firing (or its end) up from its leaf after it advanced.
+  /// Puts the first walk in its place again after it advanced to its next firing (or its end).
   mutating func firstMoved(in walks: [SeriesWalk]) {
-    guard var moving = nodes.first else { return }
-    moving.trigger = walks[Int(moving.walk)].headTrigger?.secondsSince1970 ?? Entry.noTrigger
-    var node = (nodes.count + Int(moving.walk)) / 2
-    while node > 0 {
-      if Self.before(nodes[node], moving, in: walks) { swap(&nodes[node], &moving) }
-      node /= 2
+    guard !heap.isEmpty else { return }
+    heap[0].trigger = walks[Int(heap[0].walk)].headTrigger?.secondsSince1970 ?? Entry.noTrigger
+    siftDown(from: 0, in: walks)
+  }
+
+  /// Moves the entry at `node` down until neither child comes before it.
+  private mutating func siftDown(from node: Int, in walks: [SeriesWalk]) {
+    var node = node
+    while case let left = 2 * node + 1, left < heap.count {
+      let right = left + 1
+      let child =
+        right < heap.count && Self.before(heap[right], heap[left], in: walks) ? right : left
+      guard Self.before(heap[child], heap[node], in: walks) else { return }
+      heap.swapAt(child, node)
+      node = child
     }
-    nodes[0] = moving
   }
 
   /// Whether `a`'s next firing is listed before `b`'s (``Firing/precedes(_:_:)``): levels 1

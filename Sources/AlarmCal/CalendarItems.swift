@@ -173,13 +173,22 @@ extension CalendarItems where Item == Int {
     return (key, passed)
   }
 
-  /// The current master of each UID among one calendar's VEVENTs and VTODOs (`items`), as an
-  /// index into them: the series that `validate` checks an override against.
+  /// The current master of each UID among one calendar's VEVENTs and VTODOs (`items`) that
+  /// also has an override, as an index into them: the series that `validate` checks an override
+  /// against. UIDs without an override are not grouped, so a calendar without overrides costs
+  /// one pass.
   static func currentMasters(of items: [ICalComponent]) -> [String: Int] {
-    var grouping = CalendarItems<Int>(capacity: items.count)
+    var overridden = Set<String>()
+    for item in items where item.hasProperty(uppercased: "RECURRENCE-ID") {
+      if let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape) {
+        overridden.insert(uid)
+      }
+    }
+    guard !overridden.isEmpty else { return [:] }
+    var grouping = CalendarItems<Int>(capacity: overridden.count)
     for (index, item) in items.enumerated() where !item.hasProperty(uppercased: "RECURRENCE-ID") {
       guard let uid = item.propertyValue(uppercased: "UID").map(TextEscaping.unescape),
-        !uid.isEmpty
+        !uid.isEmpty, overridden.contains(uid)
       else { continue }
       _ = grouping.addMaster(
         index, key: uid, uid: uid, revision: ComponentRevision(of: item, order: index),

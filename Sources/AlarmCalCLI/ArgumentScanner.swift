@@ -114,32 +114,3 @@ extension ParsedArguments {
       && body.allSatisfy { $0.isNumber || $0 == "." }
   }
 }
-
-/// What every command does before its own work: read its options by its declaration, answer
-/// `--help`, and turn a usage mistake into a failure (exit 64) that says what was wrong, the
-/// usage line and a hint.
-enum CommandFront {
-  /// Reads `arguments` by `declaration` and `parse`s them into options, then gives `body`'s
-  /// exit status; or answers `--help`, or throws what was wrong (exit 64), without `body`.
-  static func run<Options>(
-    _ arguments: [String], _ declaration: CommandDeclaration, context: ToolContext,
-    parse: (ParsedArguments) throws(UsageError) -> Options,
-    then body: (Options) throws(CommandFailure) -> ExitCode
-  ) throws(CommandFailure) -> ExitCode {
-    let options: Options
-    do {
-      let parsed = try ParsedArguments(arguments, declaration: declaration)
-      if parsed.flags.contains("help") {
-        context.standardOutput.write(HelpText.help(declaration))
-        return .success
-      }
-      options = try parse(parsed)
-    } catch {
-      throw CommandFailure(
-        .usage, error.message,
-        guidance: HelpText.usage(declaration)
-          + "\nRun 'alarmcal help \(declaration.name)' for details.\n")
-    }
-    return try body(options)
-  }
-}

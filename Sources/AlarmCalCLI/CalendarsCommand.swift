@@ -2,7 +2,7 @@ import CalDAV
 import Foundation
 
 /// `alarmcal calendars`: the calendars a CalDAV server offers (discovery).
-enum CalendarsCommand {
+enum CalendarsCommand: ToolCommand {
   static let declaration = CommandDeclaration(
     "calendars",
     abstract: "List the calendars a CalDAV server offers.",
@@ -32,29 +32,27 @@ enum CalendarsCommand {
       ExitStatus(.noPermission, "credentials or access refused (401, 403)"),
     ])
 
-  static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
-    -> ExitCode
-  {
-    try CommandFront.run(arguments, declaration, context: context) {
-      (parsed) throws(UsageError) in
-      try parseOptions(parsed)
-    } then: { (connection, otherHosts) throws(CommandFailure) in
-      try list(connection, allowingOtherHosts: otherHosts, context: context)
-    }
+  /// The server to ask, and whether calendars on other hosts may be listed.
+  struct Options {
+    var connection: CalDAVConnection
+    var allowingOtherHosts: Bool
   }
 
-  private static func parseOptions(_ parsed: ParsedArguments) throws(UsageError)
-    -> (CalDAVConnection, Bool)
+  static func parseOptions(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError)
+    -> Options
   {
     guard parsed.positionals.isEmpty else {
       throw UsageError("unexpected argument '\(parsed.positionals[0])'")
     }
-    return (try CalDAVConnection(parsed), parsed.flags.contains("allow-other-host"))
+    return Options(
+      connection: try CalDAVConnection(parsed),
+      allowingOtherHosts: parsed.flags.contains("allow-other-host"))
   }
 
-  private static func list(
-    _ connection: CalDAVConnection, allowingOtherHosts: Bool, context: ToolContext
-  ) throws(CommandFailure) -> ExitCode {
+  static func perform(_ options: Options, context: ToolContext) throws(CommandFailure)
+    -> ExitCode
+  {
+    let (connection, allowingOtherHosts) = (options.connection, options.allowingOtherHosts)
     let session = try connection.session(context: context)
     do {
       let calendars = try session.calendars(

@@ -3,7 +3,7 @@ import Foundation
 import ICalendar
 
 /// `alarmcal convert`: alarm list ⇄ iCalendar.
-enum ConvertCommand {
+enum ConvertCommand: ToolCommand {
   enum Format: String {
     case ics
     case json
@@ -81,18 +81,7 @@ enum ConvertCommand {
       ExitStatus(.usage), ExitStatus(.badData), ExitStatus(.noInput), ExitStatus(.ioError),
     ])
 
-  static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
-    -> ExitCode
-  {
-    try CommandFront.run(arguments, declaration, context: context) {
-      (parsed) throws(UsageError) in
-      try parseOptions(parsed, context: context)
-    } then: { options throws(CommandFailure) in
-      try convert(options, context: context)
-    }
-  }
-
-  private static func parseOptions(_ parsed: ParsedArguments, context: ToolContext)
+  static func parseOptions(_ parsed: ParsedArguments, context: ToolContext)
     throws(UsageError)
     -> Options
   {
@@ -116,7 +105,7 @@ enum ConvertCommand {
       maximumBytes: try parsed.maximumBytes())
   }
 
-  private static func convert(_ options: Options, context: ToolContext)
+  static func perform(_ options: Options, context: ToolContext)
     throws(CommandFailure) -> ExitCode
   {
     let bytes: [UInt8]

@@ -2,7 +2,7 @@ import AlarmCal
 import ICalendar
 
 /// `alarmcal plan`: the notifications an app should schedule, within iOS's 64 pending.
-enum PlanCommand {
+enum PlanCommand: ToolCommand {
   /// The requests planned without --budget: iOS keeps 64 pending per app.
   static let defaultBudget = 64
 
@@ -48,18 +48,7 @@ enum PlanCommand {
     var maximumBytes: Int
   }
 
-  static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
-    -> ExitCode
-  {
-    try CommandFront.run(arguments, declaration, context: context) {
-      (parsed) throws(UsageError) in
-      try parseOptions(parsed, context: context)
-    } then: { options throws(CommandFailure) in
-      try plan(options, context: context)
-    }
-  }
-
-  private static func parseOptions(_ parsed: ParsedArguments, context: ToolContext)
+  static func parseOptions(_ parsed: ParsedArguments, context: ToolContext)
     throws(UsageError) -> Options
   {
     guard !parsed.positionals.isEmpty else { throw UsageError("missing FILE") }
@@ -71,7 +60,7 @@ enum PlanCommand {
       json: parsed.values["format"] != "text", maximumBytes: try parsed.maximumBytes())
   }
 
-  private static func plan(_ options: Options, context: ToolContext) throws(CommandFailure)
+  static func perform(_ options: Options, context: ToolContext) throws(CommandFailure)
     -> ExitCode
   {
     let err = context.report

@@ -4,7 +4,7 @@ import ICalendar
 
 /// `alarmcal pull`: a CalDAV calendar as one .ics file, incrementally when the server offers
 /// sync-collection (RFC 6578) and a previous pull left its token.
-enum PullCommand {
+enum PullCommand: ToolCommand {
   static let declaration = CommandDeclaration(
     "pull",
     abstract: "Write a CalDAV calendar as one .ics file (incremental with sync-collection).",
@@ -78,18 +78,9 @@ enum PullCommand {
     case server
   }
 
-  static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
-    -> ExitCode
+  static func parseOptions(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError)
+    -> Options
   {
-    try CommandFront.run(arguments, declaration, context: context) {
-      (parsed) throws(UsageError) in
-      try parseOptions(parsed)
-    } then: { options throws(CommandFailure) in
-      try pull(options, context: context)
-    }
-  }
-
-  private static func parseOptions(_ parsed: ParsedArguments) throws(UsageError) -> Options {
     guard parsed.positionals.isEmpty else {
       throw UsageError("unexpected argument '\(parsed.positionals[0])'")
     }
@@ -103,7 +94,7 @@ enum PullCommand {
       maximumBytes: try parsed.maximumBytes())
   }
 
-  private static func pull(_ options: Options, context: ToolContext) throws(CommandFailure)
+  static func perform(_ options: Options, context: ToolContext) throws(CommandFailure)
     -> ExitCode
   {
     let collection = options.connection.collectionURL

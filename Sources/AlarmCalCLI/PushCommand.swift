@@ -5,7 +5,7 @@ import ICalendar
 
 /// `alarmcal push`: each alarm of the files becomes one resource `<UID>.ics` in a CalDAV
 /// calendar, written only when new (`If-None-Match: *`) or changed (`If-Match`).
-enum PushCommand {
+enum PushCommand: ToolCommand {
   static let declaration = CommandDeclaration(
     "push",
     abstract: "Put the alarms of files into a CalDAV calendar, one resource per UID.",
@@ -97,18 +97,7 @@ enum PushCommand {
     }
   }
 
-  static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
-    -> ExitCode
-  {
-    try CommandFront.run(arguments, declaration, context: context) {
-      (parsed) throws(UsageError) in
-      try parseOptions(parsed, context: context)
-    } then: { options throws(CommandFailure) in
-      try push(options, context: context)
-    }
-  }
-
-  private static func parseOptions(_ parsed: ParsedArguments, context: ToolContext)
+  static func parseOptions(_ parsed: ParsedArguments, context: ToolContext)
     throws(UsageError) -> Options
   {
     guard let first = parsed.positionals.first else { throw UsageError("missing FILE") }
@@ -128,7 +117,7 @@ enum PushCommand {
       maximumBytes: try parsed.maximumBytes())
   }
 
-  private static func push(_ options: Options, context: ToolContext) throws(CommandFailure)
+  static func perform(_ options: Options, context: ToolContext) throws(CommandFailure)
     -> ExitCode
   {
     var calendars: [ICalComponent] = []

@@ -4,7 +4,7 @@ import Foundation
 import ICalendar
 
 /// `alarmcal upcoming`: when the alarms in .ics files go off.
-enum UpcomingCommand {
+enum UpcomingCommand: ToolCommand {
   struct Options {
     var files: [String]
     /// A CalDAV calendar to read besides the files (`--url`).
@@ -89,18 +89,7 @@ enum UpcomingCommand {
       ExitStatus(.noPermission, "credentials or access refused (401, 403)"),
     ])
 
-  static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
-    -> ExitCode
-  {
-    try CommandFront.run(arguments, declaration, context: context) {
-      (parsed) throws(UsageError) in
-      try parseOptions(parsed, context: context)
-    } then: { options throws(CommandFailure) in
-      try upcoming(options, context: context)
-    }
-  }
-
-  private static func parseOptions(_ parsed: ParsedArguments, context: ToolContext)
+  static func parseOptions(_ parsed: ParsedArguments, context: ToolContext)
     throws(UsageError)
     -> Options
   {
@@ -132,7 +121,7 @@ enum UpcomingCommand {
   /// How many firings are listed without --limit or --to.
   static let defaultLimit = 10
 
-  private static func upcoming(_ options: Options, context: ToolContext)
+  static func perform(_ options: Options, context: ToolContext)
     throws(CommandFailure) -> ExitCode
   {
     let err = context.report

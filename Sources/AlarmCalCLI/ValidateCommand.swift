@@ -2,7 +2,7 @@ import AlarmCal
 import ICalendar
 
 /// `alarmcal validate`: line-numbered RFC 5545 diagnostics for .ics files.
-enum ValidateCommand {
+enum ValidateCommand: ToolCommand {
   static let declaration = CommandDeclaration(
     "validate",
     abstract: "Check .ics files and report every problem with its line and column.",
@@ -61,18 +61,7 @@ enum ValidateCommand {
     var maximumProblems: Int
   }
 
-  static func run(_ arguments: [String], context: ToolContext) throws(CommandFailure)
-    -> ExitCode
-  {
-    try CommandFront.run(arguments, declaration, context: context) {
-      (parsed) throws(UsageError) in
-      try parseOptions(parsed, context: context)
-    } then: { options in
-      check(options, context: context)
-    }
-  }
-
-  private static func parseOptions(_ parsed: ParsedArguments, context: ToolContext)
+  static func parseOptions(_ parsed: ParsedArguments, context: ToolContext)
     throws(UsageError)
     -> Options
   {
@@ -92,7 +81,7 @@ enum ValidateCommand {
 
   /// Each file's problems are the command's output; a file that cannot be read is said as it
   /// is met, and the others are checked (exit 66 at the end).
-  private static func check(_ options: Options, context: ToolContext) -> ExitCode {
+  static func perform(_ options: Options, context: ToolContext) -> ExitCode {
     var diagnostics: [Diagnostic] = []
     var failing = false
     var missing = false

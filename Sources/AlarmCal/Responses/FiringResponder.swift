@@ -60,6 +60,22 @@ public enum FiringResponder {
     return try respond(response, to: firing, in: bytes, file: file, now: now, zone: zone)
   }
 
+  /// Throws unless `response` can be written at `now`: only a firing that has rung can be
+  /// snoozed or dismissed, and a snooze ends after `now`. The rule for files and alarm lists.
+  static func checkTimes(
+    of response: AlarmResponse, to firing: Firing, file: String, now: Instant
+  ) throws(ResponseError) {
+    guard firing.trigger <= now else {
+      throw ResponseError(
+        message:
+          "\(file): firing \(firing.id) rings at \(firing.trigger), after the time given (\(now)); only a firing that has rung can be snoozed or dismissed"
+      )
+    }
+    if case .snooze(let until) = response, until <= now {
+      throw ResponseError(message: "\(file): the snooze must end after \(now), not at \(until)")
+    }
+  }
+
   /// Writes `response` to `firing`, found in `bytes` (the text of `file`), as
   /// ``respond(_:toFiring:in:file:now:zone:)`` does.
   public static func respond(
@@ -67,15 +83,7 @@ public enum FiringResponder {
     now: Instant, zone: TimeZoneRules
   ) throws(ResponseError) -> WrittenResponse {
     let id = firing.id
-    guard firing.trigger <= now else {
-      throw ResponseError(
-        message:
-          "\(file): firing \(id) rings at \(firing.trigger), after the time given (\(now)); only a firing that has rung can be snoozed or dismissed"
-      )
-    }
-    if case .snooze(let until) = response, until <= now {
-      throw ResponseError(message: "\(file): the snooze must end after \(now), not at \(until)")
-    }
+    try checkTimes(of: response, to: firing, file: file, now: now)
     let calendars: [ICalComponent]
     do {
       calendars = try ICalendarReader.read(bytes)

@@ -33,15 +33,7 @@ public enum ListResponder {
     file: String, now: Instant, zone: TimeZoneRules
   ) throws(ResponseError) -> WrittenResponse {
     let id = firing.id
-    guard firing.trigger <= now else {
-      throw ResponseError(
-        message:
-          "\(file): firing \(id) rings at \(firing.trigger), after the time given (\(now)); only a firing that has rung can be snoozed or dismissed"
-      )
-    }
-    if case .snooze(let until) = response, until <= now {
-      throw ResponseError(message: "\(file): the snooze must end after \(now), not at \(until)")
-    }
+    try FiringResponder.checkTimes(of: response, to: firing, file: file, now: now)
     let outline = JSONOutline(bytes: bytes)
     let records = ListRecords(bytes)
     let found: (record: Range<Int>, acknowledgedAt: Instant?)?

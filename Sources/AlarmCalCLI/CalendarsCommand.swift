@@ -52,11 +52,11 @@ enum CalendarsCommand: ToolCommand {
   static func perform(_ options: Options, context: ToolContext) throws(CommandFailure)
     -> ExitCode
   {
-    let (connection, allowingOtherHosts) = (options.connection, options.allowingOtherHosts)
+    let connection = options.connection
     let session = try connection.session(context: context)
     do {
       let calendars = try session.calendars(
-        from: connection.url, allowingOtherHosts: allowingOtherHosts)
+        from: connection.url, allowingOtherHosts: options.allowingOtherHosts)
       for calendar in calendars {
         let components =
           calendar.components.isEmpty ? "-" : calendar.components.joined(separator: ",")
@@ -68,7 +68,7 @@ enum CalendarsCommand: ToolCommand {
       }
       return .success
     } catch {
-      if !allowingOtherHosts, case .badResponse(_, let reason) = error,
+      if !options.allowingOtherHosts, case .badResponse(_, let reason) = error,
         reason.hasSuffix(CalDAVSession.otherHostRefusal)
       {
         throw CommandFailure(

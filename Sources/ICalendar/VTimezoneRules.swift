@@ -11,8 +11,7 @@ public struct VTimezoneRules: ZoneOffsets {
   /// The last onset the definition gives when no observance recurs without end and the offset
   /// changes (khal's cut-down definitions): past it the file says nothing new. Nil when one
   /// recurs without end, or when the definition has one offset throughout (a zone without
-  /// daylight saving time, as Apple, Google and alarmcal write Asia/Tokyo): that offset holds
-  /// from its onset on.
+  /// daylight saving time, as alarmcal writes Asia/Tokyo): that offset holds from its onset on.
   public let definedUntil: Instant?
 
   /// The years observances are expanded through; later readings use the last offset known.
@@ -62,10 +61,10 @@ public struct VTimezoneRules: ZoneOffsets {
     guard !changes.isEmpty else { return nil }
     changes.sort { $0.instant < $1.instant }
     self.tzid = tzid
-    initialOffset = changes[0].from
+    let initial = changes[0].from
+    initialOffset = initial
     transitions = changes.map { ($0.instant, $0.offset) }
-    let first = changes[0].from
-    let oneOffset = changes.allSatisfy { $0.offset == first && $0.from == first }
+    let oneOffset = changes.allSatisfy { $0.offset == initial && $0.from == initial }
     definedUntil = endless || oneOffset ? nil : changes.last?.instant
   }
 

@@ -70,8 +70,8 @@ import Testing
         == ["20:14 warning timezone.ends-before-series"])
   }
 
-  /// A calendar whose VTIMEZONE `tzid` has one observance of one offset from 1970, as Apple,
-  /// Google and alarmcal write a zone without daylight saving time, and an endless weekly event
+  /// A calendar whose VTIMEZONE `tzid` has one observance of one offset from 1970 (a zone
+  /// without daylight saving time, as alarmcal writes one), and an endless weekly event
   /// in it.
   static func oneOffsetCalendar(tzid: String) -> String {
     """
